@@ -1,0 +1,112 @@
+#pragma once
+// Aead: an AEAD key, scheduled once, sealing and opening any number of messages.
+//
+// The tag is detached: each protocol puts it somewhere else (after a DTLS record, before the
+// SRTCP index, inside the SMB transform header), so the core never assumes it follows the
+// ciphertext. Ciphertext has the length of the plaintext.
+//
+// Buffers: `out` must hold at least in.size() bytes; exactly in.size() are written. `in` and
+// `out` may be identical (in place) or disjoint; partial overlap returns Error::kAliasing. The
+// tag span must not overlap `out`. Nothing here allocates after construction.
+//
+// Failure: open() compares the tag in constant time and, on failure, zeroes the in.size()
+// bytes of `out` so no unauthenticated plaintext escapes.
+//
+// Threads: an Aead is not safe for concurrent seal/open (backends keep per-key scratch state);
+// give each thread its own object.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "wireseal/crypto/backend.h"
+#include "wireseal/result.h"
+
+namespace wireseal::crypto {
+
+enum class AeadAlgorithm : std::uint8_t {
+  kAes128Gcm,         // NIST SP 800-38D, 12-byte nonce, tag 16 (or 12..16)
+  kAes256Gcm,
+  kAes128Ccm,         // NIST SP 800-38C / RFC 3610, nonce 7..13 bytes, tag 4..16 even
+  kAes256Ccm,
+  kChaCha20Poly1305,  // RFC 8439, 12-byte nonce, 16-byte tag
+};
+
+// to_string names `algorithm` ("AES-128-GCM", ...).
+const char* to_string(AeadAlgorithm algorithm) noexcept;
+
+// key_length returns the key size in bytes of `algorithm`.
+std::size_t key_length(AeadAlgorithm algorithm) noexcept;
+
+struct AeadOptions {
+  std::size_t tag_len = 16;    // GCM: 12..16; CCM: 4, 6, ..., 16; ChaCha20-Poly1305: 16
+  std::size_t nonce_len = 12;  // GCM and ChaCha20-Poly1305: 12; CCM: 7..13
+  Backend backend = Backend::kAuto;
+};
+
+// SealJob / OpenJob describe one message of a batch call. `status` is written by the call.
+struct SealJob {
+  std::span<const std::uint8_t> nonce;
+  std::span<const std::uint8_t> aad;
+  std::span<const std::uint8_t> in;
+  std::span<std::uint8_t> out;
+  std::span<std::uint8_t> tag;
+  Status status;
+};
+struct OpenJob {
+  std::span<const std::uint8_t> nonce;
+  std::span<const std::uint8_t> aad;
+  std::span<const std::uint8_t> in;
+  std::span<std::uint8_t> out;
+  std::span<const std::uint8_t> tag;
+  Status status;
+};
+
+namespace detail {
+class AeadImpl;
+}
+
+class Aead {
+ public:
+  // Aead schedules `key` for `algorithm`. Set-up misuse (wrong key size, unsupported tag or
+  // nonce length, a backend this build or CPU lacks) throws std::invalid_argument.
+  Aead(AeadAlgorithm algorithm, std::span<const std::uint8_t> key, AeadOptions options = {});
+  ~Aead();
+  Aead(Aead&&) noexcept;
+  Aead& operator=(Aead&&) noexcept;
+  Aead(const Aead&) = delete;
+  Aead& operator=(const Aead&) = delete;
+
+  AeadAlgorithm algorithm() const noexcept { return algorithm_; }
+  std::size_t tag_len() const noexcept { return tag_len_; }
+  std::size_t nonce_len() const noexcept { return nonce_len_; }
+  // backend is the implementation actually chosen (never kAuto).
+  Backend backend() const noexcept { return backend_; }
+
+  // seal encrypts `in` into `out` under `nonce` (nonce_len() bytes) and `aad`, and writes
+  // tag_len() bytes into `tag` (which must hold at least that many).
+  Status seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
+              std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+              std::span<std::uint8_t> tag) noexcept;
+
+  // open authenticates `in` and `aad` against `tag` (exactly tag_len() bytes) and decrypts
+  // into `out`. Returns kAuthFailed (and zeroes out[0, in.size())) if the tag is wrong.
+  Status open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
+              std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+              std::span<const std::uint8_t> tag) noexcept;
+
+  // seal_batch / open_batch process independent messages, each job getting its own status.
+  // Backends may interleave jobs; results are identical to calling seal/open per job.
+  void seal_batch(std::span<SealJob> jobs) noexcept;
+  void open_batch(std::span<OpenJob> jobs) noexcept;
+
+ private:
+  std::unique_ptr<detail::AeadImpl> impl_;
+  AeadAlgorithm algorithm_;
+  Backend backend_;
+  std::size_t tag_len_;
+  std::size_t nonce_len_;
+};
+
+}  // namespace wireseal::crypto

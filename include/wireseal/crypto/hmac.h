@@ -1,0 +1,80 @@
+#pragma once
+// Hmac: HMAC (RFC 2104) from precomputed inner and outer hash states.
+//
+// The key is absorbed once at construction: ipad and opad blocks are hashed into two saved
+// states, so each MAC costs only the message blocks plus two finalisations, with no allocation
+// (OpenSSL's EVP_MAC re-derives or copies heap contexts per message; this does not).
+//
+// An Hmac is immutable after construction, so one object may be used from many threads.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "wireseal/result.h"
+
+namespace wireseal::crypto {
+
+enum class HashAlgorithm : std::uint8_t { kSha1, kSha224, kSha256, kSha384, kSha512 };
+
+// to_string names `hash` ("SHA-1", "SHA-256", ...).
+const char* to_string(HashAlgorithm hash) noexcept;
+// digest_length returns the output size of `hash` in bytes (20, 28, 32, 48, 64).
+std::size_t digest_length(HashAlgorithm hash) noexcept;
+// block_length returns the compression block size of `hash` in bytes (64 or 128).
+std::size_t block_length(HashAlgorithm hash) noexcept;
+
+inline constexpr std::size_t kMaxDigestLength = 64;
+
+// HashState is opaque storage for one running hash (large enough for SHA-512).
+struct HashState {
+  alignas(16) std::uint8_t bytes[224];
+};
+
+class Hmac {
+ public:
+  // Hmac absorbs `key` (any length; keys longer than a block are hashed first, per RFC 2104).
+  Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept;
+  ~Hmac();
+  Hmac(const Hmac&) noexcept = default;
+  Hmac& operator=(const Hmac&) noexcept = default;
+
+  HashAlgorithm hash() const noexcept { return hash_; }
+  std::size_t digest_len() const noexcept { return digest_length(hash_); }
+
+  // Stream is one MAC computation over a message given in pieces (e.g. SRTP's header,
+  // payload and ROC). It lives on the caller's stack and refers to its Hmac, which must
+  // outlive it.
+  class Stream {
+   public:
+    void update(std::span<const std::uint8_t> data) noexcept;
+    // finish writes the first out.size() bytes of the MAC (truncation, 1..digest_len()).
+    // Returns kInvalidArgument if out is empty or longer than the digest.
+    Status finish(std::span<std::uint8_t> out) noexcept;
+
+   private:
+    friend class Hmac;
+    explicit Stream(const Hmac& hmac) noexcept;
+    const Hmac* hmac_;
+    HashState inner_;
+  };
+
+  // begin starts a Stream from the precomputed inner state.
+  Stream begin() const noexcept { return Stream(*this); }
+
+  // compute writes the first out.size() bytes of HMAC(key, message) into `out`.
+  Status compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) const noexcept;
+
+  // verify recomputes the MAC and compares its first tag.size() bytes with `tag` in constant
+  // time. An empty or over-long tag never verifies.
+  bool verify(std::span<const std::uint8_t> message,
+              std::span<const std::uint8_t> tag) const noexcept;
+
+ private:
+  friend class Stream;
+  HashAlgorithm hash_;
+  HashState inner_;
+  HashState outer_;
+};
+
+}  // namespace wireseal::crypto

@@ -1,0 +1,31 @@
+#include "wireseal/result.h"
+
+namespace wireseal {
+
+const char* to_string(Error error) noexcept {
+  switch (error) {
+    case Error::kBufferTooSmall:
+      return "buffer too small";
+    case Error::kAliasing:
+      return "input and output partially overlap";
+    case Error::kInvalidArgument:
+      return "invalid argument";
+    case Error::kMalformed:
+      return "malformed input";
+    case Error::kAuthFailed:
+      return "authentication failed";
+    case Error::kReplay:
+      return "replayed or too old";
+    case Error::kSequenceExhausted:
+      return "sequence number exhausted";
+    case Error::kKeyLimit:
+      return "key usage limit reached";
+    case Error::kUnsupported:
+      return "unsupported";
+    case Error::kBadState:
+      return "bad state";
+  }
+  return "unknown error";
+}
+
+}  // namespace wireseal

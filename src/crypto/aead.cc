@@ -1,0 +1,176 @@
+// Aead front end: argument validation once, then one call into the chosen backend.
+#include "wireseal/crypto/aead.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "common/ct.h"
+#include "crypto/impl.h"
+
+namespace wireseal::crypto {
+namespace {
+
+Primitive primitive_of(AeadAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes256Gcm:
+      return Primitive::kAesGcm;
+    case AeadAlgorithm::kAes128Ccm:
+    case AeadAlgorithm::kAes256Ccm:
+      return Primitive::kAesCcm;
+    case AeadAlgorithm::kChaCha20Poly1305:
+      return Primitive::kChaCha20Poly1305;
+  }
+  return Primitive::kAesGcm;
+}
+
+void check_options(AeadAlgorithm algorithm, std::span<const std::uint8_t> key,
+                   const AeadOptions& options) {
+  if (key.size() != key_length(algorithm)) {
+    throw std::invalid_argument("wireseal::Aead: wrong key size");
+  }
+  switch (primitive_of(algorithm)) {
+    case Primitive::kAesGcm:
+      // NIST SP 800-38D allows 12..16 (and 4, 8 with caveats); protocols use 16.
+      if (options.nonce_len != 12 || options.tag_len < 12 || options.tag_len > 16) {
+        throw std::invalid_argument("wireseal::Aead: GCM needs a 12-byte nonce and a 12..16 tag");
+      }
+      break;
+    case Primitive::kAesCcm:
+      if (options.nonce_len < 7 || options.nonce_len > 13 || options.tag_len < 4 ||
+          options.tag_len > 16 || options.tag_len % 2 != 0) {
+        throw std::invalid_argument("wireseal::Aead: CCM needs a 7..13 nonce and an even 4..16 tag");
+      }
+      break;
+    default:
+      if (options.nonce_len != 12 || options.tag_len != 16) {
+        throw std::invalid_argument("wireseal::Aead: ChaCha20-Poly1305 is 12-byte nonce, 16 tag");
+      }
+      break;
+  }
+}
+
+std::unique_ptr<detail::AeadImpl> make_impl(Backend backend, AeadAlgorithm algorithm,
+                                            std::span<const std::uint8_t> key,
+                                            const AeadOptions& o) {
+  switch (backend) {
+    case Backend::kNative:
+      return detail::make_native_aead(algorithm, key, o.tag_len, o.nonce_len);
+    case Backend::kIpsecMb:
+      return detail::make_ipsecmb_aead(algorithm, key, o.tag_len, o.nonce_len);
+    default:
+      return detail::make_openssl_aead(algorithm, key, o.tag_len, o.nonce_len);
+  }
+}
+
+// CCM encodes the message length in 15 - nonce_len bytes; longer messages cannot be sealed.
+bool fits_ccm_length(std::size_t nonce_len, std::size_t len) noexcept {
+  const std::size_t length_bytes = 15 - nonce_len;
+  return length_bytes >= 8 || len < (std::size_t{1} << (8 * length_bytes));
+}
+
+Status check_buffers(AeadAlgorithm algorithm, std::size_t nonce_len, std::span<const std::uint8_t> nonce,
+                     std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                     const std::uint8_t* tag, std::size_t tag_len) noexcept {
+  if (nonce.size() != nonce_len) {
+    return Error::kInvalidArgument;
+  }
+  if (out.size() < in.size()) {
+    return Error::kBufferTooSmall;
+  }
+  if (wireseal::detail::overlaps_partially(in.data(), in.size(), out.data(), in.size())) {
+    return Error::kAliasing;
+  }
+  if (wireseal::detail::overlaps(out.data(), in.size(), tag, tag_len)) {
+    return Error::kAliasing;
+  }
+  if (primitive_of(algorithm) == Primitive::kAesCcm && !fits_ccm_length(nonce_len, in.size())) {
+    return Error::kInvalidArgument;
+  }
+  return {};
+}
+
+}  // namespace
+
+const char* to_string(AeadAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case AeadAlgorithm::kAes128Gcm:
+      return "AES-128-GCM";
+    case AeadAlgorithm::kAes256Gcm:
+      return "AES-256-GCM";
+    case AeadAlgorithm::kAes128Ccm:
+      return "AES-128-CCM";
+    case AeadAlgorithm::kAes256Ccm:
+      return "AES-256-CCM";
+    case AeadAlgorithm::kChaCha20Poly1305:
+      return "ChaCha20-Poly1305";
+  }
+  return "?";
+}
+
+std::size_t key_length(AeadAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes128Ccm:
+      return 16;
+    default:
+      return 32;
+  }
+}
+
+Aead::Aead(AeadAlgorithm algorithm, std::span<const std::uint8_t> key, AeadOptions options)
+    : algorithm_(algorithm),
+      backend_(resolve(primitive_of(algorithm), options.backend)),
+      tag_len_(options.tag_len),
+      nonce_len_(options.nonce_len) {
+  check_options(algorithm, key, options);
+  impl_ = make_impl(backend_, algorithm, key, options);
+}
+
+Aead::~Aead() = default;
+Aead::Aead(Aead&&) noexcept = default;
+Aead& Aead::operator=(Aead&&) noexcept = default;
+
+Status Aead::seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
+                  std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                  std::span<std::uint8_t> tag) noexcept {
+  if (tag.size() < tag_len_) {
+    return Error::kBufferTooSmall;
+  }
+  if (Status s = check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_); !s) {
+    return s;
+  }
+  impl_->seal(nonce, aad, in, out.first(in.size()), tag.first(tag_len_));
+  return {};
+}
+
+Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
+                  std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                  std::span<const std::uint8_t> tag) noexcept {
+  if (tag.size() != tag_len_) {
+    return Error::kAuthFailed;
+  }
+  if (Status s = check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_); !s) {
+    return s;
+  }
+  if (!impl_->open(nonce, aad, in, out.first(in.size()), tag)) {
+    wireseal::detail::secure_wipe(out.data(), in.size());
+    return Error::kAuthFailed;
+  }
+  return {};
+}
+
+void Aead::seal_batch(std::span<SealJob> jobs) noexcept {
+  // A simple loop for now; the interface lets a multi-buffer kernel take the whole span later.
+  for (SealJob& job : jobs) {
+    job.status = seal(job.nonce, job.aad, job.in, job.out, job.tag);
+  }
+}
+
+void Aead::open_batch(std::span<OpenJob> jobs) noexcept {
+  for (OpenJob& job : jobs) {
+    job.status = open(job.nonce, job.aad, job.in, job.out, job.tag);
+  }
+}
+
+}  // namespace wireseal::crypto

@@ -1,0 +1,125 @@
+// AES-GCM and ChaCha20-Poly1305 through Intel ipsec-mb's direct (non-job) API.
+//
+// The direct API is stateless apart from the caller's gcm_context_data, which lives on our
+// stack, so one process-wide manager (used only for its function pointers, picked for this
+// CPU by init_mb_mgr_auto) serves every key object and every thread.
+#include <intel-ipsec-mb.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "common/ct.h"
+#include "crypto/impl.h"
+
+namespace wireseal::crypto::detail {
+namespace {
+
+IMB_MGR* manager() {
+  static IMB_MGR* const mgr = [] {
+    IMB_MGR* m = alloc_mb_mgr(0);
+    if (m == nullptr) {
+      throw std::bad_alloc();
+    }
+    IMB_ARCH arch;
+    init_mb_mgr_auto(m, &arch);
+    return m;
+  }();
+  return mgr;
+}
+
+class IpsecMbGcm final : public AeadImpl {
+ public:
+  IpsecMbGcm(Bytes key, std::size_t tag_len) : mgr_(manager()), aes256_(key.size() == 32), tag_len_(tag_len) {
+    if (aes256_) {
+      IMB_AES256_GCM_PRE(mgr_, key.data(), &key_);
+    } else {
+      IMB_AES128_GCM_PRE(mgr_, key.data(), &key_);
+    }
+  }
+  ~IpsecMbGcm() override { secure_wipe(&key_, sizeof(key_)); }
+
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+    gcm_context_data ctx;
+    if (aes256_) {
+      IMB_AES256_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+                         aad.size(), tag.data(), tag_len_);
+    } else {
+      IMB_AES128_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+                         aad.size(), tag.data(), tag_len_);
+    }
+  }
+
+  bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
+    gcm_context_data ctx;
+    std::uint8_t expected[16];
+    if (aes256_) {
+      IMB_AES256_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+                         aad.size(), expected, tag_len_);
+    } else {
+      IMB_AES128_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+                         aad.size(), expected, tag_len_);
+    }
+    return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
+  }
+
+ private:
+  IMB_MGR* mgr_;
+  bool aes256_;
+  std::size_t tag_len_;
+  gcm_key_data key_;
+};
+
+class IpsecMbChaChaPoly final : public AeadImpl {
+ public:
+  explicit IpsecMbChaChaPoly(Bytes key) : mgr_(manager()) { std::memcpy(key_, key.data(), 32); }
+  ~IpsecMbChaChaPoly() override { secure_wipe(key_, sizeof(key_)); }
+
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+    chacha20_poly1305_context_data ctx;
+    IMB_CHACHA20_POLY1305_INIT(mgr_, key_, &ctx, nonce.data(), aad.data(), aad.size());
+    IMB_CHACHA20_POLY1305_ENC_UPDATE(mgr_, key_, &ctx, out.data(), in.data(), in.size());
+    IMB_CHACHA20_POLY1305_ENC_FINALIZE(mgr_, &ctx, tag.data(), 16);
+  }
+
+  bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
+    chacha20_poly1305_context_data ctx;
+    std::uint8_t expected[16];
+    IMB_CHACHA20_POLY1305_INIT(mgr_, key_, &ctx, nonce.data(), aad.data(), aad.size());
+    IMB_CHACHA20_POLY1305_DEC_UPDATE(mgr_, key_, &ctx, out.data(), in.data(), in.size());
+    IMB_CHACHA20_POLY1305_DEC_FINALIZE(mgr_, &ctx, expected, 16);
+    return ct_equal(std::span<const std::uint8_t>(expected, 16), tag);
+  }
+
+ private:
+  IMB_MGR* mgr_;
+  alignas(16) std::uint8_t key_[32];
+};
+
+}  // namespace
+
+bool ipsecmb_supports(Primitive primitive) noexcept {
+  const CpuFeatures& cpu = cpu_features();
+  switch (primitive) {
+    case Primitive::kAesGcm:
+      return cpu.aesni && cpu.pclmulqdq;
+    case Primitive::kChaCha20Poly1305:
+      return cpu.avx2;
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                            std::size_t /*nonce_len*/) {
+  switch (algorithm) {
+    case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes256Gcm:
+      return std::make_unique<IpsecMbGcm>(key, tag_len);
+    case AeadAlgorithm::kChaCha20Poly1305:
+      return std::make_unique<IpsecMbChaChaPoly>(key);
+    default:
+      throw std::invalid_argument("wireseal: ipsec-mb backend has no " + std::string(to_string(algorithm)));
+  }
+}
+
+}  // namespace wireseal::crypto::detail

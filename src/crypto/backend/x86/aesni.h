@@ -1,0 +1,145 @@
+#pragma once
+// AES-NI building blocks shared by the native kernels. Include only from translation units
+// compiled with -maes -msse4.1 (see src/CMakeLists.txt); they run only after the CPU probe said
+// AES-NI is present.
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <stdexcept>
+
+#include "common/ct.h"
+#include "crypto/backend/x86/aes_key_schedule.h"
+
+namespace wireseal::crypto::detail::aesni {
+
+// KeySchedule holds the encryption round keys in registers-ready form.
+struct KeySchedule {
+  __m128i rk[15];
+  int rounds = 0;
+
+  // init expands a 16-, 24- or 32-byte key (throws std::invalid_argument otherwise) and
+  // wipes the temporary expansion.
+  void init(const std::uint8_t* key, std::size_t key_len) {
+    AesRoundKeys keys;
+    if (!expand_aes_key(key, key_len, keys)) {
+      throw std::invalid_argument("wireseal: AES key must be 16, 24 or 32 bytes");
+    }
+    rounds = keys.rounds;
+    for (int i = 0; i <= rounds; ++i) {
+      rk[i] = _mm_load_si128(reinterpret_cast<const __m128i*>(keys.bytes[i]));
+    }
+    ::wireseal::detail::secure_wipe(&keys, sizeof(keys));
+  }
+  void wipe() noexcept {
+    volatile unsigned char* p = reinterpret_cast<volatile unsigned char*>(rk);
+    for (std::size_t i = 0; i < sizeof(rk); ++i) {
+      p[i] = 0;
+    }
+  }
+};
+
+// DecryptSchedule holds the equivalent-inverse-cipher round keys for AESDEC.
+struct DecryptSchedule {
+  __m128i rk[15];
+  int rounds = 0;
+
+  void derive(const KeySchedule& enc) noexcept {
+    rounds = enc.rounds;
+    rk[0] = enc.rk[rounds];
+    for (int i = 1; i < rounds; ++i) {
+      rk[i] = _mm_aesimc_si128(enc.rk[rounds - i]);
+    }
+    rk[rounds] = enc.rk[0];
+  }
+  void wipe() noexcept {
+    volatile unsigned char* p = reinterpret_cast<volatile unsigned char*>(rk);
+    for (std::size_t i = 0; i < sizeof(rk); ++i) {
+      p[i] = 0;
+    }
+  }
+};
+
+inline __m128i load(const std::uint8_t* p) noexcept {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+inline void store(std::uint8_t* p, __m128i v) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+
+inline __m128i encrypt_block(const KeySchedule& ks, __m128i b) noexcept {
+  b = _mm_xor_si128(b, ks.rk[0]);
+  for (int r = 1; r < ks.rounds; ++r) {
+    b = _mm_aesenc_si128(b, ks.rk[r]);
+  }
+  return _mm_aesenclast_si128(b, ks.rk[ks.rounds]);
+}
+
+// encrypt_2 runs two independent blocks through the rounds together so their AESENC latencies
+// overlap (CCM's CBC-MAC and CTR halves).
+inline void encrypt_2(const KeySchedule& ks, __m128i& a, __m128i& b) noexcept {
+  a = _mm_xor_si128(a, ks.rk[0]);
+  b = _mm_xor_si128(b, ks.rk[0]);
+  for (int r = 1; r < ks.rounds; ++r) {
+    a = _mm_aesenc_si128(a, ks.rk[r]);
+    b = _mm_aesenc_si128(b, ks.rk[r]);
+  }
+  a = _mm_aesenclast_si128(a, ks.rk[ks.rounds]);
+  b = _mm_aesenclast_si128(b, ks.rk[ks.rounds]);
+}
+
+template <int N>
+inline void encrypt_n(const KeySchedule& ks, __m128i* b) noexcept {
+  for (int i = 0; i < N; ++i) {
+    b[i] = _mm_xor_si128(b[i], ks.rk[0]);
+  }
+  for (int r = 1; r < ks.rounds; ++r) {
+    const __m128i k = ks.rk[r];
+    for (int i = 0; i < N; ++i) {
+      b[i] = _mm_aesenc_si128(b[i], k);
+    }
+  }
+  const __m128i last = ks.rk[ks.rounds];
+  for (int i = 0; i < N; ++i) {
+    b[i] = _mm_aesenclast_si128(b[i], last);
+  }
+}
+
+template <int N>
+inline void decrypt_n(const DecryptSchedule& ks, __m128i* b) noexcept {
+  for (int i = 0; i < N; ++i) {
+    b[i] = _mm_xor_si128(b[i], ks.rk[0]);
+  }
+  for (int r = 1; r < ks.rounds; ++r) {
+    const __m128i k = ks.rk[r];
+    for (int i = 0; i < N; ++i) {
+      b[i] = _mm_aesdec_si128(b[i], k);
+    }
+  }
+  const __m128i last = ks.rk[ks.rounds];
+  for (int i = 0; i < N; ++i) {
+    b[i] = _mm_aesdeclast_si128(b[i], last);
+  }
+}
+
+// xor_partial XORs `len` (< 16) bytes of `in` with the low bytes of `keystream` into `out`.
+inline void xor_partial(const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                        __m128i keystream) noexcept {
+  alignas(16) std::uint8_t ks[16];
+  _mm_store_si128(reinterpret_cast<__m128i*>(ks), keystream);
+  for (std::size_t i = 0; i < len; ++i) {
+    out[i] = static_cast<std::uint8_t>(in[i] ^ ks[i]);
+  }
+}
+
+// load_partial reads `len` (< 16) bytes into the low bytes of a zeroed block.
+inline __m128i load_partial(const std::uint8_t* in, std::size_t len) noexcept {
+  alignas(16) std::uint8_t block[16] = {};
+  std::memcpy(block, in, len);
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(block));
+}
+
+}  // namespace wireseal::crypto::detail::aesni

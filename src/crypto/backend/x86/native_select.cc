@@ -1,0 +1,20 @@
+// What the native x86-64 backend implements, given the CPU. Compiled without ISA flags: it
+// runs before we know AES-NI exists.
+#include "crypto/impl.h"
+
+namespace wireseal::crypto::detail {
+
+bool native_supports(Primitive primitive) noexcept {
+  const CpuFeatures& cpu = cpu_features();
+  switch (primitive) {
+    case Primitive::kAesCcm:
+    case Primitive::kAesCtr:
+    case Primitive::kAesCbc:
+    case Primitive::kAesCmac:
+      return cpu.aesni;
+    default:
+      return false;
+  }
+}
+
+}  // namespace wireseal::crypto::detail

@@ -1,0 +1,62 @@
+// Backend choice per primitive. The kAuto policy encodes benchmark results (bench/crypto_*.cc,
+// docs/BENCHMARKING.md); change it only with numbers from `wireseal bench` in the commit.
+#include <stdexcept>
+#include <string>
+
+#include "crypto/impl.h"
+#include "wireseal/crypto/backend.h"
+
+namespace wireseal::crypto {
+
+std::string_view to_string(Backend backend) noexcept {
+  switch (backend) {
+    case Backend::kAuto:
+      return "auto";
+    case Backend::kOpenSsl:
+      return "openssl";
+    case Backend::kNative:
+      return "native";
+    case Backend::kIpsecMb:
+      return "ipsec-mb";
+  }
+  return "?";
+}
+
+bool is_available(Primitive primitive, Backend backend) noexcept {
+  switch (backend) {
+    case Backend::kAuto:
+    case Backend::kOpenSsl:
+      return true;
+    case Backend::kNative:
+      return detail::native_supports(primitive);
+    case Backend::kIpsecMb:
+      return detail::ipsecmb_supports(primitive);
+  }
+  return false;
+}
+
+Backend resolve(Primitive primitive, Backend backend) {
+  if (backend != Backend::kAuto) {
+    if (!is_available(primitive, backend)) {
+      throw std::invalid_argument("wireseal: backend " + std::string(to_string(backend)) +
+                                  " is not available for this primitive on this CPU/build");
+    }
+    return backend;
+  }
+  // Preference order measured on x86-64 (AES-NI, VAES): the fixed per-call cost of OpenSSL's
+  // EVP layer (~250 ns per AEAD call) dominates small packets, so any kernel we call directly
+  // wins there, and ipsec-mb's VAES GCM wins at every size.
+  const Backend order[] = {Backend::kIpsecMb, Backend::kNative};
+  const bool prefer_native_over_ipsecmb = primitive != Primitive::kAesGcm;
+  if (prefer_native_over_ipsecmb && is_available(primitive, Backend::kNative)) {
+    return Backend::kNative;
+  }
+  for (Backend candidate : order) {
+    if (is_available(primitive, candidate)) {
+      return candidate;
+    }
+  }
+  return Backend::kOpenSsl;
+}
+
+}  // namespace wireseal::crypto

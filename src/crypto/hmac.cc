@@ -1,0 +1,195 @@
+// HMAC from precomputed inner/outer states over OpenSSL's low-level SHA contexts.
+//
+// The SHA*_CTX structs are plain data, so a saved state is copied by value onto the stack for
+// each message: zero allocations, and OpenSSL's SHA-NI/AVX2 compression functions do the work.
+// These functions are deprecated in OpenSSL 3 in favour of EVP_MAC, whose per-message cost is
+// exactly what this file exists to avoid.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+#include "wireseal/crypto/hmac.h"
+
+#include <openssl/sha.h>
+
+#include <cstring>
+
+#include "common/ct.h"
+
+namespace wireseal::crypto {
+namespace {
+
+static_assert(sizeof(SHA512_CTX) <= sizeof(HashState), "HashState too small");
+static_assert(sizeof(SHA256_CTX) <= sizeof(HashState), "HashState too small");
+static_assert(sizeof(SHA_CTX) <= sizeof(HashState), "HashState too small");
+
+template <class Ctx>
+Ctx* as(HashState& s) noexcept {
+  return reinterpret_cast<Ctx*>(s.bytes);
+}
+
+void hash_init(HashAlgorithm hash, HashState& s) noexcept {
+  switch (hash) {
+    case HashAlgorithm::kSha1:
+      SHA1_Init(as<SHA_CTX>(s));
+      break;
+    case HashAlgorithm::kSha224:
+      SHA224_Init(as<SHA256_CTX>(s));
+      break;
+    case HashAlgorithm::kSha256:
+      SHA256_Init(as<SHA256_CTX>(s));
+      break;
+    case HashAlgorithm::kSha384:
+      SHA384_Init(as<SHA512_CTX>(s));
+      break;
+    case HashAlgorithm::kSha512:
+      SHA512_Init(as<SHA512_CTX>(s));
+      break;
+  }
+}
+
+void hash_update(HashAlgorithm hash, HashState& s, const std::uint8_t* data, std::size_t len) noexcept {
+  switch (hash) {
+    case HashAlgorithm::kSha1:
+      SHA1_Update(as<SHA_CTX>(s), data, len);
+      break;
+    case HashAlgorithm::kSha224:
+    case HashAlgorithm::kSha256:
+      SHA256_Update(as<SHA256_CTX>(s), data, len);
+      break;
+    case HashAlgorithm::kSha384:
+    case HashAlgorithm::kSha512:
+      SHA512_Update(as<SHA512_CTX>(s), data, len);
+      break;
+  }
+}
+
+void hash_final(HashAlgorithm hash, HashState& s, std::uint8_t* out) noexcept {
+  switch (hash) {
+    case HashAlgorithm::kSha1:
+      SHA1_Final(out, as<SHA_CTX>(s));
+      break;
+    case HashAlgorithm::kSha224:
+      SHA224_Final(out, as<SHA256_CTX>(s));
+      break;
+    case HashAlgorithm::kSha256:
+      SHA256_Final(out, as<SHA256_CTX>(s));
+      break;
+    case HashAlgorithm::kSha384:
+      SHA384_Final(out, as<SHA512_CTX>(s));
+      break;
+    case HashAlgorithm::kSha512:
+      SHA512_Final(out, as<SHA512_CTX>(s));
+      break;
+  }
+}
+
+}  // namespace
+
+const char* to_string(HashAlgorithm hash) noexcept {
+  switch (hash) {
+    case HashAlgorithm::kSha1:
+      return "SHA-1";
+    case HashAlgorithm::kSha224:
+      return "SHA-224";
+    case HashAlgorithm::kSha256:
+      return "SHA-256";
+    case HashAlgorithm::kSha384:
+      return "SHA-384";
+    case HashAlgorithm::kSha512:
+      return "SHA-512";
+  }
+  return "?";
+}
+
+std::size_t digest_length(HashAlgorithm hash) noexcept {
+  switch (hash) {
+    case HashAlgorithm::kSha1:
+      return 20;
+    case HashAlgorithm::kSha224:
+      return 28;
+    case HashAlgorithm::kSha256:
+      return 32;
+    case HashAlgorithm::kSha384:
+      return 48;
+    case HashAlgorithm::kSha512:
+      return 64;
+  }
+  return 0;
+}
+
+std::size_t block_length(HashAlgorithm hash) noexcept {
+  return hash == HashAlgorithm::kSha384 || hash == HashAlgorithm::kSha512 ? 128 : 64;
+}
+
+Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : hash_(hash) {
+  const std::size_t block = block_length(hash);
+  std::uint8_t padded[128] = {};
+  if (key.size() > block) {
+    HashState s;
+    hash_init(hash, s);
+    hash_update(hash, s, key.data(), key.size());
+    hash_final(hash, s, padded);
+    wireseal::detail::secure_wipe(&s, sizeof(s));
+  } else if (!key.empty()) {
+    std::memcpy(padded, key.data(), key.size());
+  }
+  std::uint8_t pad[128];
+  for (std::size_t i = 0; i < block; ++i) {
+    pad[i] = static_cast<std::uint8_t>(padded[i] ^ 0x36);
+  }
+  hash_init(hash, inner_);
+  hash_update(hash, inner_, pad, block);
+  for (std::size_t i = 0; i < block; ++i) {
+    pad[i] = static_cast<std::uint8_t>(padded[i] ^ 0x5c);
+  }
+  hash_init(hash, outer_);
+  hash_update(hash, outer_, pad, block);
+  wireseal::detail::secure_wipe(padded, sizeof(padded));
+  wireseal::detail::secure_wipe(pad, sizeof(pad));
+}
+
+Hmac::~Hmac() {
+  wireseal::detail::secure_wipe(&inner_, sizeof(inner_));
+  wireseal::detail::secure_wipe(&outer_, sizeof(outer_));
+}
+
+Hmac::Stream::Stream(const Hmac& hmac) noexcept : hmac_(&hmac), inner_(hmac.inner_) {}
+
+void Hmac::Stream::update(std::span<const std::uint8_t> data) noexcept {
+  if (!data.empty()) {
+    hash_update(hmac_->hash_, inner_, data.data(), data.size());
+  }
+}
+
+Status Hmac::Stream::finish(std::span<std::uint8_t> out) noexcept {
+  const HashAlgorithm hash = hmac_->hash_;
+  const std::size_t digest_len = digest_length(hash);
+  if (out.empty() || out.size() > digest_len) {
+    return Error::kInvalidArgument;
+  }
+  std::uint8_t digest[kMaxDigestLength];
+  hash_final(hash, inner_, digest);
+  HashState outer = hmac_->outer_;
+  hash_update(hash, outer, digest, digest_len);
+  hash_final(hash, outer, digest);
+  std::memcpy(out.data(), digest, out.size());
+  wireseal::detail::secure_wipe(digest, sizeof(digest));
+  return {};
+}
+
+Status Hmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) const noexcept {
+  Stream s = begin();
+  s.update(message);
+  return s.finish(out);
+}
+
+bool Hmac::verify(std::span<const std::uint8_t> message, std::span<const std::uint8_t> tag) const noexcept {
+  if (tag.empty() || tag.size() > digest_len()) {
+    return false;
+  }
+  std::uint8_t mac[kMaxDigestLength];
+  if (!compute(message, std::span<std::uint8_t>(mac, tag.size()))) {
+    return false;
+  }
+  return wireseal::detail::ct_equal(std::span<const std::uint8_t>(mac, tag.size()), tag);
+}
+
+}  // namespace wireseal::crypto

@@ -1,0 +1,69 @@
+#pragma once
+// Backend interfaces behind the public keyed objects.
+//
+// The public classes (Aead, AesCtr, AesCbc, AesCmac) validate sizes and aliasing once; an
+// implementation may assume valid arguments. One implementation object is created per key at
+// construction; a call costs one indirect branch, nothing more.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "common/ct.h"
+#include "wireseal/crypto/aead.h"
+#include "wireseal/crypto/aes.h"
+#include "wireseal/crypto/mac.h"
+
+namespace wireseal::crypto::detail {
+
+using ::wireseal::detail::ct_equal;
+using ::wireseal::detail::secure_wipe;
+
+using Bytes = std::span<const std::uint8_t>;
+using MutableBytes = std::span<std::uint8_t>;
+
+class AeadImpl {
+ public:
+  virtual ~AeadImpl() = default;
+  // seal writes in.size() bytes to out and tag.size() (== tag_len) bytes to tag.
+  virtual void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept = 0;
+  // open decrypts into out and returns whether the tag matched (compared in constant time).
+  // The caller zeroes out on failure.
+  virtual bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept = 0;
+};
+
+enum class AesMode : std::uint8_t { kCtr, kCbc };
+
+class AesModeImpl {
+ public:
+  virtual ~AesModeImpl() = default;
+  virtual void ctr(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept = 0;
+  virtual void cbc_encrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept = 0;
+  virtual void cbc_decrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept = 0;
+};
+
+class CmacImpl {
+ public:
+  virtual ~CmacImpl() = default;
+  virtual void compute(Bytes message, std::uint8_t* mac16) noexcept = 0;
+};
+
+// Factories, one per backend. They throw std::invalid_argument on bad keys.
+std::unique_ptr<AeadImpl> make_openssl_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                            std::size_t nonce_len);
+std::unique_ptr<AesModeImpl> make_openssl_aes_mode(AesMode mode, Bytes key);
+std::unique_ptr<CmacImpl> make_openssl_cmac(Bytes key);
+
+std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                           std::size_t nonce_len);
+std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key);
+std::unique_ptr<CmacImpl> make_native_cmac(Bytes key);
+
+std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                            std::size_t nonce_len);
+
+// Which primitives each optional backend implements (CPU permitting).
+bool native_supports(Primitive primitive) noexcept;
+bool ipsecmb_supports(Primitive primitive) noexcept;
+
+}  // namespace wireseal::crypto::detail
