@@ -13,9 +13,11 @@ namespace {
 Primitive primitive_of(AeadAlgorithm algorithm) noexcept {
   switch (algorithm) {
     case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes192Gcm:
     case AeadAlgorithm::kAes256Gcm:
       return Primitive::kAesGcm;
     case AeadAlgorithm::kAes128Ccm:
+    case AeadAlgorithm::kAes192Ccm:
     case AeadAlgorithm::kAes256Ccm:
       return Primitive::kAesCcm;
     case AeadAlgorithm::kChaCha20Poly1305:
@@ -96,10 +98,14 @@ const char* to_string(AeadAlgorithm algorithm) noexcept {
   switch (algorithm) {
     case AeadAlgorithm::kAes128Gcm:
       return "AES-128-GCM";
+    case AeadAlgorithm::kAes192Gcm:
+      return "AES-192-GCM";
     case AeadAlgorithm::kAes256Gcm:
       return "AES-256-GCM";
     case AeadAlgorithm::kAes128Ccm:
       return "AES-128-CCM";
+    case AeadAlgorithm::kAes192Ccm:
+      return "AES-192-CCM";
     case AeadAlgorithm::kAes256Ccm:
       return "AES-256-CCM";
     case AeadAlgorithm::kChaCha20Poly1305:
@@ -113,6 +119,9 @@ std::size_t key_length(AeadAlgorithm algorithm) noexcept {
     case AeadAlgorithm::kAes128Gcm:
     case AeadAlgorithm::kAes128Ccm:
       return 16;
+    case AeadAlgorithm::kAes192Gcm:
+    case AeadAlgorithm::kAes192Ccm:
+      return 24;
     default:
       return 32;
   }

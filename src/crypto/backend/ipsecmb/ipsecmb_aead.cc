@@ -29,42 +29,62 @@ IMB_MGR* manager() {
 
 class IpsecMbGcm final : public AeadImpl {
  public:
-  IpsecMbGcm(Bytes key, std::size_t tag_len) : mgr_(manager()), aes256_(key.size() == 32), tag_len_(tag_len) {
-    if (aes256_) {
-      IMB_AES256_GCM_PRE(mgr_, key.data(), &key_);
-    } else {
-      IMB_AES128_GCM_PRE(mgr_, key.data(), &key_);
+  IpsecMbGcm(Bytes key, std::size_t tag_len) : mgr_(manager()), key_len_(key.size()), tag_len_(tag_len) {
+    switch (key_len_) {
+      case 16:
+        IMB_AES128_GCM_PRE(mgr_, key.data(), &key_);
+        break;
+      case 24:
+        IMB_AES192_GCM_PRE(mgr_, key.data(), &key_);
+        break;
+      default:
+        IMB_AES256_GCM_PRE(mgr_, key.data(), &key_);
+        break;
     }
   }
   ~IpsecMbGcm() override { secure_wipe(&key_, sizeof(key_)); }
 
   void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
     gcm_context_data ctx;
-    if (aes256_) {
-      IMB_AES256_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+    switch (key_len_) {
+      case 16:
+        IMB_AES128_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
                          aad.size(), tag.data(), tag_len_);
-    } else {
-      IMB_AES128_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+        break;
+      case 24:
+        IMB_AES192_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
                          aad.size(), tag.data(), tag_len_);
+        break;
+      default:
+        IMB_AES256_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+                         aad.size(), tag.data(), tag_len_);
+        break;
     }
   }
 
   bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
     gcm_context_data ctx;
     std::uint8_t expected[16];
-    if (aes256_) {
-      IMB_AES256_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+    switch (key_len_) {
+      case 16:
+        IMB_AES128_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
                          aad.size(), expected, tag_len_);
-    } else {
-      IMB_AES128_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+        break;
+      case 24:
+        IMB_AES192_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
                          aad.size(), expected, tag_len_);
+        break;
+      default:
+        IMB_AES256_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
+                         aad.size(), expected, tag_len_);
+        break;
     }
     return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
   }
 
  private:
   IMB_MGR* mgr_;
-  bool aes256_;
+  std::size_t key_len_;
   std::size_t tag_len_;
   gcm_key_data key_;
 };
@@ -113,6 +133,7 @@ std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm algorithm, Bytes key, 
                                             std::size_t /*nonce_len*/) {
   switch (algorithm) {
     case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes192Gcm:
     case AeadAlgorithm::kAes256Gcm:
       return std::make_unique<IpsecMbGcm>(key, tag_len);
     case AeadAlgorithm::kChaCha20Poly1305:

@@ -153,9 +153,11 @@ std::unique_ptr<AeadImpl> make_openssl_aead(AeadAlgorithm algorithm, Bytes key, 
                                             std::size_t nonce_len) {
   switch (algorithm) {
     case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes192Gcm:
     case AeadAlgorithm::kAes256Gcm:
       return std::make_unique<EvpAead>(aes_cipher("GCM", key.size()), key, tag_len);
     case AeadAlgorithm::kAes128Ccm:
+    case AeadAlgorithm::kAes192Ccm:
     case AeadAlgorithm::kAes256Ccm:
       return std::make_unique<EvpCcm>(aes_cipher("CCM", key.size()), key, tag_len, nonce_len);
     case AeadAlgorithm::kChaCha20Poly1305:

@@ -171,7 +171,8 @@ class NativeCcm final : public AeadImpl {
 
 std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
                                            std::size_t nonce_len) {
-  if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes256Ccm) {
+  if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes192Ccm &&
+      algorithm != AeadAlgorithm::kAes256Ccm) {
     throw std::invalid_argument("wireseal: the native backend implements AES-CCM only (AEADs)");
   }
   return std::make_unique<NativeCcm>(key, tag_len, nonce_len);
