@@ -1,0 +1,33 @@
+# Installs the built library into a scratch prefix, then builds the consumer two ways:
+# with find_package(wireseal) and with pkg-config. Run by ctest as install.consumer.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+
+# 1. CMake package.
+run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/consumer" -B "${WORK_DIR}/cmake-build" -G "${GENERATOR}"
+    -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/cmake-build")
+run("${WORK_DIR}/cmake-build/consumer")
+message(STATUS "find_package consumer: ${last_output}")
+
+# 2. pkg-config (static library, so --static pulls in libcrypto and ipsec-mb).
+find_program(PKG_CONFIG pkg-config REQUIRED)
+file(GLOB pc_dirs "${prefix}/lib*/pkgconfig" "${prefix}/lib/*/pkgconfig")
+list(JOIN pc_dirs ":" pc_path)
+set(ENV{PKG_CONFIG_PATH} "${pc_path}")
+run(${PKG_CONFIG} --cflags --libs --static wireseal)
+string(STRIP "${last_output}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(${CXX} "${SOURCE_DIR}/consumer/main.cc" -o "${WORK_DIR}/pc-consumer" ${flags})
+run("${WORK_DIR}/pc-consumer")
+message(STATUS "pkg-config consumer: ${last_output}")

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs wireseal's build, test and interop dependencies from Debian 12's packages.
+# Idempotent: apt-get is skipped when everything is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
+  libssl-dev openssl            # OpenSSL 3 libcrypto: reference backend, EVP baselines
+  libipsec-mb-dev               # Intel ipsec-mb: VAES/AVX-512 GCM and ChaCha20-Poly1305 kernels
+  libgtest-dev libbenchmark-dev # GoogleTest, Google Benchmark
+  libcli11-dev libfmt-dev nlohmann-json3-dev  # CLI parsing, formatting, JSON for the tool
+  python3-cryptography-vectors  # NIST CAVP and RFC vector sets, read in place by the tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
