@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "crypto/backend/x86/aesni.h"
+#include "crypto/backend/x86/vaes_ctr.h"
 #include "crypto/impl.h"
 
 namespace wireseal::crypto::detail {
@@ -27,6 +28,14 @@ struct Counter128 {
   explicit Counter128(const std::uint8_t* block) noexcept
       : hi(load_be64(block)), lo(load_be64(block + 8)) {}
 
+  void advance(std::uint64_t n) noexcept {
+    const std::uint64_t before = lo;
+    lo += n;
+    if (lo < before) {
+      ++hi;
+    }
+  }
+
   // next returns the current block and advances by one (carrying into the high half).
   __m128i next() noexcept {
     const __m128i b = _mm_set_epi64x(static_cast<long long>(__builtin_bswap64(lo)),
@@ -39,8 +48,16 @@ struct Counter128 {
 };
 
 void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std::uint8_t* in,
-             std::uint8_t* out, std::size_t len) noexcept {
+             std::uint8_t* out, std::size_t len, bool use_vaes) noexcept {
   Counter128 ctr(counter_block);
+  const std::uint64_t blocks = (len + 15) / 16;
+  if (use_vaes && len >= 128 && ctr.lo <= ~std::uint64_t{0} - blocks) {
+    const std::size_t done = ctr_blocks_vaes(ks.rk, ks.rounds, counter_block, in, out, len);
+    ctr.advance(done / 16);
+    in += done;
+    out += done;
+    len -= done;
+  }
   constexpr int kLanes = 8;
   while (len >= 16 * kLanes) {
     __m128i b[kLanes];
@@ -80,7 +97,7 @@ class NativeAesMode final : public AesModeImpl {
   }
 
   void ctr(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept override {
-    ctr_xor(enc_, counter_block, in.data(), out.data(), in.size());
+    ctr_xor(enc_, counter_block, in.data(), out.data(), in.size(), use_vaes_);
   }
 
   void cbc_encrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept override {
@@ -130,6 +147,7 @@ class NativeAesMode final : public AesModeImpl {
  private:
   KeySchedule enc_;
   DecryptSchedule dec_{};
+  bool use_vaes_ = cpu_features().vaes && cpu_features().avx2;
 };
 
 // dbl doubles a block in GF(2^128) as SP 800-38B's subkey generation defines (big-endian).
