@@ -1,0 +1,117 @@
+#pragma once
+// Shared helpers of the benchmark suites: the payload sizes, deterministic buffers, and
+// register_op, which registers one (operation, implementation, size) benchmark and makes every
+// suite report the same four figures (ns/op, MB/s, B/op, allocs/op).
+//
+// Names are "suite/operation/implementation/size", e.g. "crypto/aes128gcm_seal/openssl/1400",
+// so the CLI can pair an implementation with its baseline row by row.
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "support/alloc_counter.h"
+
+namespace wireseal::bench {
+
+// The payload sizes every primitive runs at: tiny (a DTLS alert, an SRTCP report), typical
+// audio and MTU-sized packets, and bulk (SMB I/O).
+inline constexpr std::size_t kSizes[] = {16, 64, 256, 1024, 1400, 8192, 65536};
+
+// Implementation names. Every operation has the library and at least one baseline.
+inline constexpr std::string_view kWireseal = "wireseal";
+inline constexpr std::string_view kOpenSsl = "openssl";
+
+using Bytes = std::vector<std::uint8_t>;
+
+// pattern returns `n` deterministic, non-trivial bytes (so runs are reproducible and no
+// backend can shortcut on zeros).
+Bytes pattern(std::size_t n, std::uint8_t seed);
+
+// benchmark_name builds "suite/op/impl/size".
+std::string benchmark_name(std::string_view suite, std::string_view op, std::string_view impl,
+                           std::size_t size);
+
+// registered_names lists every benchmark registered through register_op, in registration
+// (and so run) order. The CLI counts the ones its filter selects for the progress display.
+const std::vector<std::string>& registered_names();
+
+// Timed is what a suite's fixture factory returns: the operation to time (a callable returning
+// true on success) and the payload bytes it processes per call (for MB/s).
+template <class Op>
+struct Timed {
+  Op op;
+  std::size_t payload_bytes;
+};
+template <class Op>
+Timed<Op> timed(Op op, std::size_t payload_bytes) {
+  return Timed<Op>{std::move(op), payload_bytes};
+}
+
+namespace detail {
+void note_registered(std::string name);
+// report_figures sets bytes processed and the allocation counters from the counts taken
+// around the timed loop.
+void report_figures(benchmark::State& state, std::size_t payload_bytes,
+                    const test::AllocStats& before, const test::AllocStats& after);
+}  // namespace detail
+
+// run_timed times `t.op` in the benchmark loop. One untimed call first checks that the
+// operation works and lets any lazily allocated state (OpenSSL's, ours) settle, so B/op and
+// allocs/op report the steady state a long-lived connection sees.
+template <class Op>
+void run_timed(benchmark::State& state, Timed<Op>& t) {
+  if (!t.op()) {
+    state.SkipWithError("operation failed before timing");
+    return;
+  }
+  const test::AllocStats before = test::alloc_stats();
+  for (auto _ : state) {
+    if (!t.op()) [[unlikely]] {
+      state.SkipWithError("operation failed");
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  const test::AllocStats after = test::alloc_stats();
+  detail::report_figures(state, t.payload_bytes, before, after);
+}
+
+// register_op registers "suite/op/impl/size" for each size. `make(size)` builds the fixture
+// (keys, buffers) outside the timed region and returns a Timed; it may throw, which skips the
+// benchmark with the exception's message instead of ending the whole run.
+template <class Make>
+void register_op(std::string_view suite, std::string_view op, std::string_view impl, Make make,
+                 std::span<const std::size_t> sizes = kSizes) {
+  for (const std::size_t size : sizes) {
+    std::string name = benchmark_name(suite, op, impl, size);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [make, size](benchmark::State& state) {
+                                   try {
+                                     auto t = make(size);
+                                     run_timed(state, t);
+                                   } catch (const std::exception& e) {
+                                     state.SkipWithError(e.what());
+                                   }
+                                 })
+        ->Unit(benchmark::kNanosecond);
+    detail::note_registered(std::move(name));
+  }
+}
+
+// pin keeps the compiler from discarding or hoisting work on a buffer: the bytes are treated as
+// read and written by something it cannot see.
+inline void pin(Bytes& bytes) {
+  std::uint8_t* p = bytes.data();
+  // The "memory" clobber in DoNotOptimize makes the pointed-to bytes escape as well.
+  benchmark::DoNotOptimize(p);
+}
+
+}  // namespace wireseal::bench

@@ -1,0 +1,28 @@
+#pragma once
+// The suite registry: every benchmark family wireseal has, in run order. The standalone
+// benchmark binary and `wireseal bench` both register through here, so a new suite (dtls/,
+// srtp/, smb/) becomes visible to both by adding one row to the table in suites.cc.
+
+#include <span>
+#include <string_view>
+
+namespace wireseal::bench {
+
+struct Suite {
+  std::string_view name;      // "crypto/aead": the family, for --help and docs
+  void (*register_fn)();      // registers the family's benchmarks with Google Benchmark
+};
+
+// suites lists every suite in run order.
+std::span<const Suite> suites();
+
+// register_all_suites registers every suite's benchmarks; calling it again does nothing.
+void register_all_suites();
+
+// One registration function per family (bench/<suite>_<family>.cc).
+void register_crypto_aead();
+void register_crypto_aes();
+void register_crypto_mac();
+void register_crypto_batch();
+
+}  // namespace wireseal::bench
