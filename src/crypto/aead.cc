@@ -140,13 +140,26 @@ Aead::~Aead() = default;
 Aead::Aead(Aead&&) noexcept = default;
 Aead& Aead::operator=(Aead&&) noexcept = default;
 
-Status Aead::seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
-                  std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
-                  std::span<std::uint8_t> tag) noexcept {
+Status Aead::check_seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
+                        std::span<std::uint8_t> out, std::span<std::uint8_t> tag) const noexcept {
   if (tag.size() < tag_len_) {
     return Error::kBufferTooSmall;
   }
-  if (Status s = check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_); !s) {
+  return check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_);
+}
+
+Status Aead::check_open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
+                        std::span<std::uint8_t> out, std::span<const std::uint8_t> tag) const noexcept {
+  if (tag.size() != tag_len_) {
+    return Error::kAuthFailed;
+  }
+  return check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_);
+}
+
+Status Aead::seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
+                  std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                  std::span<std::uint8_t> tag) noexcept {
+  if (Status s = check_seal(nonce, in, out, tag); !s) {
     return s;
   }
   impl_->seal(nonce, aad, in, out.first(in.size()), tag.first(tag_len_));
@@ -156,10 +169,7 @@ Status Aead::seal(std::span<const std::uint8_t> nonce, std::span<const std::uint
 Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,
                   std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
                   std::span<const std::uint8_t> tag) noexcept {
-  if (tag.size() != tag_len_) {
-    return Error::kAuthFailed;
-  }
-  if (Status s = check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_); !s) {
+  if (Status s = check_open(nonce, in, out, tag); !s) {
     return s;
   }
   if (!impl_->open(nonce, aad, in, out.first(in.size()), tag)) {
@@ -170,15 +180,53 @@ Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint
 }
 
 void Aead::seal_batch(std::span<SealJob> jobs) noexcept {
-  // A simple loop for now; the interface lets a multi-buffer kernel take the whole span later.
+  // Valid jobs are handed to the backend in groups of up to kMaxLanes, trimmed to exact sizes.
+  SealJob* lanes[detail::AeadImpl::kMaxLanes];
+  std::size_t num_lanes = 0;
   for (SealJob& job : jobs) {
-    job.status = seal(job.nonce, job.aad, job.in, job.out, job.tag);
+    job.status = check_seal(job.nonce, job.in, job.out, job.tag);
+    if (!job.status) {
+      continue;
+    }
+    job.out = job.out.first(job.in.size());
+    job.tag = job.tag.first(tag_len_);
+    lanes[num_lanes++] = &job;
+    if (num_lanes == detail::AeadImpl::kMaxLanes) {
+      impl_->seal_lanes(lanes, num_lanes);
+      num_lanes = 0;
+    }
+  }
+  if (num_lanes != 0) {
+    impl_->seal_lanes(lanes, num_lanes);
   }
 }
 
 void Aead::open_batch(std::span<OpenJob> jobs) noexcept {
+  OpenJob* lanes[detail::AeadImpl::kMaxLanes];
+  std::size_t num_lanes = 0;
+  auto flush = [&] {
+    const std::uint32_t ok = impl_->open_lanes(lanes, num_lanes);
+    for (std::size_t i = 0; i < num_lanes; ++i) {
+      if ((ok >> i & 1) == 0) {
+        wireseal::detail::secure_wipe(lanes[i]->out.data(), lanes[i]->in.size());
+        lanes[i]->status = Error::kAuthFailed;
+      }
+    }
+    num_lanes = 0;
+  };
   for (OpenJob& job : jobs) {
-    job.status = open(job.nonce, job.aad, job.in, job.out, job.tag);
+    job.status = check_open(job.nonce, job.in, job.out, job.tag);
+    if (!job.status) {
+      continue;
+    }
+    job.out = job.out.first(job.in.size());
+    lanes[num_lanes++] = &job;
+    if (num_lanes == detail::AeadImpl::kMaxLanes) {
+      flush();
+    }
+  }
+  if (num_lanes != 0) {
+    flush();
   }
 }
 

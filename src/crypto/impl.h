@@ -30,6 +30,25 @@ class AeadImpl {
   // open decrypts into out and returns whether the tag matched (compared in constant time).
   // The caller zeroes out on failure.
   virtual bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept = 0;
+
+  // seal_lanes / open_lanes take up to kMaxLanes already-validated batch jobs. Backends with a
+  // multi-buffer kernel override them; the defaults loop. open_lanes returns a bit mask of the
+  // jobs that authenticated (the caller zeroes and flags the others).
+  static constexpr std::size_t kMaxLanes = 8;
+  virtual void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept {
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      seal(jobs[i]->nonce, jobs[i]->aad, jobs[i]->in, jobs[i]->out, jobs[i]->tag);
+    }
+  }
+  virtual std::uint32_t open_lanes(OpenJob* const* jobs, std::size_t num_jobs) noexcept {
+    std::uint32_t ok = 0;
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      if (open(jobs[i]->nonce, jobs[i]->aad, jobs[i]->in, jobs[i]->out, jobs[i]->tag)) {
+        ok |= std::uint32_t{1} << i;
+      }
+    }
+    return ok;
+  }
 };
 
 enum class AesMode : std::uint8_t { kCtr, kCbc };

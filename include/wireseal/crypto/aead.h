@@ -99,11 +99,18 @@ class Aead {
               std::span<const std::uint8_t> tag) noexcept;
 
   // seal_batch / open_batch process independent messages, each job getting its own status.
-  // Backends may interleave jobs; results are identical to calling seal/open per job.
+  // Backends may interleave jobs (the native CCM kernel runs up to 8 CBC-MAC chains at once);
+  // results are identical to calling seal/open per job. A job's `out` and `tag` spans are
+  // trimmed to the bytes written.
   void seal_batch(std::span<SealJob> jobs) noexcept;
   void open_batch(std::span<OpenJob> jobs) noexcept;
 
  private:
+  Status check_seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
+                    std::span<std::uint8_t> out, std::span<std::uint8_t> tag) const noexcept;
+  Status check_open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
+                    std::span<std::uint8_t> out, std::span<const std::uint8_t> tag) const noexcept;
+
   std::unique_ptr<detail::AeadImpl> impl_;
   AeadAlgorithm algorithm_;
   Backend backend_;

@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -372,6 +373,86 @@ TEST(MacDifferential, HmacEveryHashMatchesOpenSslHmac) {
         s.update({msg.data() + 2 * (n / 3), n - 2 * (n / 3)});
         ASSERT_TRUE(s.finish({got, len}));
         ASSERT_EQ(test::to_hex({got, len}), test::to_hex({expected, len}));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wireseal::crypto
+
+namespace wireseal::crypto {
+namespace {
+
+// Batches must give exactly what one-at-a-time calls give, whatever the mix of sizes, and a
+// bad job in the middle must not disturb its neighbours.
+TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
+  const AeadAlgorithm algorithms[] = {AeadAlgorithm::kAes128Ccm, AeadAlgorithm::kAes256Ccm,
+                                      AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kChaCha20Poly1305};
+  for (AeadAlgorithm alg : algorithms) {
+    for (Backend backend : kBackends) {
+      const Primitive primitive = is_ccm(alg) ? Primitive::kAesCcm
+                                  : alg == AeadAlgorithm::kChaCha20Poly1305 ? Primitive::kChaCha20Poly1305
+                                                                            : Primitive::kAesGcm;
+      if (!is_available(primitive, backend)) {
+        continue;
+      }
+      std::mt19937_64 rng(kSeed + 17);
+      const Bytes key = random_bytes(rng, key_length(alg));
+      const std::size_t tag_len = is_ccm(alg) ? 8 : 16;
+      Aead aead(alg, key, {.tag_len = tag_len, .nonce_len = 12, .backend = backend});
+      for (int round = 0; round < 40; ++round) {
+        const std::size_t num_jobs = 1 + rng() % 19;
+        std::vector<Bytes> nonces, aads, pts, outs, tags;
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          nonces.push_back(random_bytes(rng, 12));
+          aads.push_back(random_bytes(rng, rng() % 40));
+          pts.push_back(random_bytes(rng, rng() % 4 == 0 ? rng() % 17 : rng() % 1500));
+          outs.emplace_back(pts.back().size());
+          tags.emplace_back(16);
+        }
+        std::vector<SealJob> jobs(num_jobs);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          jobs[i] = SealJob{nonces[i], aads[i], pts[i], outs[i], tags[i], {}};
+        }
+        const std::size_t bad = rng() % num_jobs;
+        if (round % 3 == 0 && !pts[bad].empty()) {
+          jobs[bad].out = jobs[bad].out.first(pts[bad].size() - 1);  // too small: must fail alone
+        }
+        aead.seal_batch(jobs);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          SCOPED_TRACE(std::string(to_string(alg)) + " " + std::string(to_string(backend)) +
+                       " round " + std::to_string(round) + " job " + std::to_string(i));
+          if (round % 3 == 0 && i == bad && !pts[bad].empty()) {
+            EXPECT_EQ(jobs[i].status.error(), Error::kBufferTooSmall);
+            continue;
+          }
+          ASSERT_TRUE(jobs[i].status);
+          const Bytes expected = reference_seal(alg, key, nonces[i], aads[i], pts[i], tag_len);
+          ASSERT_EQ(test::to_hex(outs[i]), test::to_hex({expected.data(), pts[i].size()}));
+          ASSERT_EQ(test::to_hex({tags[i].data(), tag_len}),
+                    test::to_hex({expected.data() + pts[i].size(), tag_len}));
+        }
+        // Open in place, with one tag corrupted.
+        std::vector<OpenJob> opens(num_jobs);
+        const std::size_t corrupt = rng() % num_jobs;
+        tags[corrupt][0] ^= 1;
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          opens[i] = OpenJob{nonces[i], aads[i], outs[i], outs[i], {tags[i].data(), tag_len}, {}};
+        }
+        aead.open_batch(opens);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          if (round % 3 == 0 && i == bad && !pts[bad].empty()) {
+            continue;
+          }
+          if (i == corrupt) {
+            EXPECT_EQ(opens[i].status.error(), Error::kAuthFailed);
+            EXPECT_TRUE(std::all_of(outs[i].begin(), outs[i].end(), [](std::uint8_t b) { return b == 0; }));
+          } else {
+            ASSERT_TRUE(opens[i].status) << "job " << i;
+            ASSERT_EQ(outs[i], pts[i]);
+          }
+        }
       }
     }
   }

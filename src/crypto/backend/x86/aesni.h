@@ -125,6 +125,36 @@ inline void decrypt_n(const DecryptSchedule& ks, __m128i* b) noexcept {
   }
 }
 
+// encrypt_many runs `count` (0..16) independent blocks through the rounds together: the
+// multi-buffer primitive (latency of one chain, throughput of all).
+inline void encrypt_many(const KeySchedule& ks, __m128i* b, std::size_t count) noexcept {
+  switch (count) {
+#define WS_ENCRYPT_CASE(n) \
+  case n:                  \
+    encrypt_n<n>(ks, b);   \
+    break;
+    WS_ENCRYPT_CASE(1)
+    WS_ENCRYPT_CASE(2)
+    WS_ENCRYPT_CASE(3)
+    WS_ENCRYPT_CASE(4)
+    WS_ENCRYPT_CASE(5)
+    WS_ENCRYPT_CASE(6)
+    WS_ENCRYPT_CASE(7)
+    WS_ENCRYPT_CASE(8)
+    WS_ENCRYPT_CASE(9)
+    WS_ENCRYPT_CASE(10)
+    WS_ENCRYPT_CASE(11)
+    WS_ENCRYPT_CASE(12)
+    WS_ENCRYPT_CASE(13)
+    WS_ENCRYPT_CASE(14)
+    WS_ENCRYPT_CASE(15)
+    WS_ENCRYPT_CASE(16)
+#undef WS_ENCRYPT_CASE
+    default:
+      break;
+  }
+}
+
 // xor_partial XORs `len` (< 16) bytes of `in` with the low bytes of `keystream` into `out`.
 inline void xor_partial(const std::uint8_t* in, std::uint8_t* out, std::size_t len,
                         __m128i keystream) noexcept {
