@@ -126,7 +126,80 @@ void check_on_backend(const AeadVector& v, Backend backend, FailureLog& log) {
   }
 }
 
-// run_everywhere runs every vector on every available backend and reports the counts.
+// check_batch_on_backend runs `group` (vectors sharing key, nonce and tag length) through
+// seal_batch (the vectors with a known plaintext) and open_batch (all of them) on `backend`:
+// each job must get the answer a single call gets.
+void check_batch_on_backend(const std::vector<const AeadVector*>& group, Backend backend,
+                            FailureLog& log) {
+  const AeadVector& first = *group.front();
+  const std::string where = first.origin + " batch of " + std::to_string(group.size()) + " [" +
+                            std::string(crypto::to_string(backend)) + "]";
+  Aead aead(first.algorithm, first.key,
+            AeadOptions{.tag_len = first.tag.size(), .nonce_len = first.nonce.size(),
+                        .backend = backend});
+  std::vector<Bytes> outs;
+  std::vector<Bytes> tags;
+  outs.reserve(group.size());
+  tags.reserve(group.size());
+  std::vector<crypto::SealJob> seal_jobs;
+  std::vector<const AeadVector*> sealed;
+  for (const AeadVector* v : group) {
+    if (v->must_fail) {
+      continue;
+    }
+    outs.emplace_back(v->plaintext.size(), 0xa5);
+    tags.emplace_back(v->tag.size(), 0);
+    seal_jobs.push_back({v->nonce, v->aad, v->plaintext, outs.back(), tags.back(), {}});
+    sealed.push_back(v);
+  }
+  aead.seal_batch(seal_jobs);
+  for (std::size_t i = 0; i < sealed.size(); ++i) {
+    if (!seal_jobs[i].status || outs[i] != sealed[i]->ciphertext || tags[i] != sealed[i]->tag) {
+      log.fail(where, sealed[i]->origin + ": seal_batch " + status_name(seal_jobs[i].status) +
+                          ": ct " + to_hex(outs[i]) + " tag " + to_hex(tags[i]));
+    }
+  }
+  outs.clear();
+  std::vector<crypto::OpenJob> open_jobs;
+  for (const AeadVector* v : group) {
+    outs.emplace_back(v->ciphertext.size(), 0xa5);
+    open_jobs.push_back({v->nonce, v->aad, v->ciphertext, outs.back(), v->tag, {}});
+  }
+  aead.open_batch(open_jobs);
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const AeadVector& v = *group[i];
+    const Status& s = open_jobs[i].status;
+    const bool good = v.must_fail ? (!s && s.error() == Error::kAuthFailed && all_zero(outs[i]))
+                                  : (s && outs[i] == v.plaintext);
+    if (!good) {
+      log.fail(where, v.origin + ": open_batch " + status_name(s) + " (must " +
+                          (v.must_fail ? "fail" : "pass") + "), output " + to_hex(outs[i]));
+    }
+  }
+}
+
+// batch_groups splits vectors into runs of at most 11 (more than one 8-lane group) sharing
+// algorithm, key, nonce length and tag length.
+std::vector<std::vector<const AeadVector*>> batch_groups(const std::vector<AeadVector>& vectors) {
+  constexpr std::size_t kMaxGroup = 11;
+  std::vector<std::vector<const AeadVector*>> groups;
+  for (const AeadVector& v : vectors) {
+    if (!groups.empty()) {
+      const AeadVector& head = *groups.back().front();
+      if (groups.back().size() < kMaxGroup && head.algorithm == v.algorithm &&
+          head.key == v.key && head.nonce.size() == v.nonce.size() &&
+          head.tag.size() == v.tag.size()) {
+        groups.back().push_back(&v);
+        continue;
+      }
+    }
+    groups.push_back({&v});
+  }
+  return groups;
+}
+
+// run_everywhere runs every vector on every available backend, one call at a time and through
+// the batch entry points, and reports the counts.
 void run_everywhere(const std::string& name, const FileResult& file, int expected_records) {
   ASSERT_GT(file.records, 0) << name << ": no records parsed";
   if (expected_records > 0) {
@@ -144,11 +217,19 @@ void run_everywhere(const std::string& name, const FileResult& file, int expecte
     }
     must_fail += v.must_fail ? 1 : 0;
   }
+  std::size_t batches = 0;
+  for (const auto& group : batch_groups(file.vectors)) {
+    for (Backend b : available_backends(primitive_of(group.front()->algorithm))) {
+      check_batch_on_backend(group, b, log);
+    }
+    ++batches;
+  }
   EXPECT_EQ(log.count(), 0) << name << ": " << log.count() << " failed checks (first "
                             << FailureLog::kMaxReported << " shown)";
   report(name, std::to_string(file.vectors.size()) + " vectors run (" +
                    std::to_string(must_fail) + " must fail), " +
-                   std::to_string(file.not_applicable) + " not applicable, on " +
+                   std::to_string(file.not_applicable) + " not applicable, " +
+                   std::to_string(batches) + " batches, on " +
                    std::to_string(used.size()) + " backends (" +
                    backend_names(std::vector<Backend>(used.begin(), used.end())) + ")");
 }
