@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/ct.h"
 #include "crypto/backend/x86/aes_key_schedule.h"
@@ -70,68 +71,99 @@ inline void store(std::uint8_t* p, __m128i v) noexcept {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
 }
 
-inline __m128i encrypt_block(const KeySchedule& ks, __m128i b) noexcept {
-  b = _mm_xor_si128(b, ks.rk[0]);
-  for (int r = 1; r < ks.rounds; ++r) {
-    b = _mm_aesenc_si128(b, ks.rk[r]);
+// The helpers below are templates on the round count R (10, 12 or 14) so that every round
+// loop is fully unrolled and the round keys can live in registers; kernels pick R once per
+// call with with_rounds(). Blocks are copied into locals: through a pointer the compiler could
+// not rule out aliasing with the round keys and would store and reload every block each round.
+
+// with_rounds calls f(std::integral_constant<int, R>{}) for the schedule's round count.
+template <class F>
+inline decltype(auto) with_rounds(int rounds, F&& f) {
+  switch (rounds) {
+    case 10:
+      return f(std::integral_constant<int, 10>{});
+    case 12:
+      return f(std::integral_constant<int, 12>{});
+    default:
+      return f(std::integral_constant<int, 14>{});
   }
-  return _mm_aesenclast_si128(b, ks.rk[ks.rounds]);
+}
+
+// RoundKeys<R> is a by-value copy of the round keys, so they stay in registers in hot loops.
+template <int R>
+struct RoundKeys {
+  __m128i k[static_cast<std::size_t>(R + 1)];
+  explicit RoundKeys(const __m128i* rk) noexcept {
+    for (int i = 0; i <= R; ++i) {
+      k[i] = rk[i];
+    }
+  }
+};
+
+template <int R>
+inline __m128i encrypt_block(const RoundKeys<R>& rk, __m128i b) noexcept {
+  b = _mm_xor_si128(b, rk.k[0]);
+  for (int r = 1; r < R; ++r) {
+    b = _mm_aesenc_si128(b, rk.k[r]);
+  }
+  return _mm_aesenclast_si128(b, rk.k[R]);
 }
 
 // encrypt_2 runs two independent blocks through the rounds together so their AESENC latencies
 // overlap (CCM's CBC-MAC and CTR halves).
-inline void encrypt_2(const KeySchedule& ks, __m128i& a, __m128i& b) noexcept {
-  a = _mm_xor_si128(a, ks.rk[0]);
-  b = _mm_xor_si128(b, ks.rk[0]);
-  for (int r = 1; r < ks.rounds; ++r) {
-    a = _mm_aesenc_si128(a, ks.rk[r]);
-    b = _mm_aesenc_si128(b, ks.rk[r]);
+template <int R>
+inline void encrypt_2(const RoundKeys<R>& rk, __m128i& a, __m128i& b) noexcept {
+  __m128i x = _mm_xor_si128(a, rk.k[0]);
+  __m128i y = _mm_xor_si128(b, rk.k[0]);
+  for (int r = 1; r < R; ++r) {
+    x = _mm_aesenc_si128(x, rk.k[r]);
+    y = _mm_aesenc_si128(y, rk.k[r]);
   }
-  a = _mm_aesenclast_si128(a, ks.rk[ks.rounds]);
-  b = _mm_aesenclast_si128(b, ks.rk[ks.rounds]);
+  a = _mm_aesenclast_si128(x, rk.k[R]);
+  b = _mm_aesenclast_si128(y, rk.k[R]);
 }
 
-template <int N>
-inline void encrypt_n(const KeySchedule& ks, __m128i* b) noexcept {
+// encrypt_n runs N independent blocks through the rounds together.
+template <int R, int N>
+inline void encrypt_n(const RoundKeys<R>& rk, __m128i* b) noexcept {
+  __m128i x[static_cast<std::size_t>(N)];
   for (int i = 0; i < N; ++i) {
-    b[i] = _mm_xor_si128(b[i], ks.rk[0]);
+    x[i] = _mm_xor_si128(b[i], rk.k[0]);
   }
-  for (int r = 1; r < ks.rounds; ++r) {
-    const __m128i k = ks.rk[r];
+  for (int r = 1; r < R; ++r) {
     for (int i = 0; i < N; ++i) {
-      b[i] = _mm_aesenc_si128(b[i], k);
+      x[i] = _mm_aesenc_si128(x[i], rk.k[r]);
     }
   }
-  const __m128i last = ks.rk[ks.rounds];
   for (int i = 0; i < N; ++i) {
-    b[i] = _mm_aesenclast_si128(b[i], last);
+    b[i] = _mm_aesenclast_si128(x[i], rk.k[R]);
   }
 }
 
-template <int N>
-inline void decrypt_n(const DecryptSchedule& ks, __m128i* b) noexcept {
+template <int R, int N>
+inline void decrypt_n(const RoundKeys<R>& rk, __m128i* b) noexcept {
+  __m128i x[static_cast<std::size_t>(N)];
   for (int i = 0; i < N; ++i) {
-    b[i] = _mm_xor_si128(b[i], ks.rk[0]);
+    x[i] = _mm_xor_si128(b[i], rk.k[0]);
   }
-  for (int r = 1; r < ks.rounds; ++r) {
-    const __m128i k = ks.rk[r];
+  for (int r = 1; r < R; ++r) {
     for (int i = 0; i < N; ++i) {
-      b[i] = _mm_aesdec_si128(b[i], k);
+      x[i] = _mm_aesdec_si128(x[i], rk.k[r]);
     }
   }
-  const __m128i last = ks.rk[ks.rounds];
   for (int i = 0; i < N; ++i) {
-    b[i] = _mm_aesdeclast_si128(b[i], last);
+    b[i] = _mm_aesdeclast_si128(x[i], rk.k[R]);
   }
 }
 
 // encrypt_many runs `count` (0..16) independent blocks through the rounds together: the
 // multi-buffer primitive (latency of one chain, throughput of all).
-inline void encrypt_many(const KeySchedule& ks, __m128i* b, std::size_t count) noexcept {
+template <int R>
+inline void encrypt_many(const RoundKeys<R>& rk, __m128i* b, std::size_t count) noexcept {
   switch (count) {
-#define WS_ENCRYPT_CASE(n) \
-  case n:                  \
-    encrypt_n<n>(ks, b);   \
+#define WS_ENCRYPT_CASE(n)  \
+  case n:                   \
+    encrypt_n<R, n>(rk, b); \
     break;
     WS_ENCRYPT_CASE(1)
     WS_ENCRYPT_CASE(2)

@@ -9,7 +9,6 @@
 // Batches (seal_lanes/open_lanes) go further: up to 8 messages advance in lockstep, one block
 // each per step, so 8 MAC chains and 8 keystream blocks share each round's latency.
 #include <cstring>
-#include <new>
 #include <stdexcept>
 
 #include "common/ct.h"
@@ -21,6 +20,52 @@ namespace {
 
 using namespace aesni;
 
+constexpr std::size_t kMaxLanes = AeadImpl::kMaxLanes;
+
+// Counter produces the CTR blocks A_i = flags || nonce || [i]_q, starting at i = 1.
+class Counter {
+ public:
+  Counter() noexcept = default;
+  Counter(const std::uint8_t* nonce, std::size_t nonce_len) noexcept : q_(15 - nonce_len) {
+    alignas(16) std::uint8_t a0[16] = {};
+    a0[0] = static_cast<std::uint8_t>(q_ - 1);
+    std::memcpy(a0 + 1, nonce, nonce_len);
+    a0_ = _mm_load_si128(reinterpret_cast<const __m128i*>(a0));
+  }
+  __m128i next() noexcept {
+    ++i_;
+    // The counter field is at most 8 bytes here (messages < 2^64), written big-endian at the
+    // end of the block; bytes beyond q stay as the nonce.
+    const __m128i be_count =
+        _mm_set_epi64x(static_cast<long long>(__builtin_bswap64(i_)), 0);
+    const __m128i mask = q_ >= 8 ? _mm_set_epi64x(-1, 0)
+                                 : _mm_set_epi64x(static_cast<long long>(~0ULL << (8 * (8 - q_))), 0);
+    return _mm_or_si128(_mm_andnot_si128(mask, a0_), _mm_and_si128(mask, be_count));
+  }
+  __m128i a0() const noexcept { return a0_; }
+
+ private:
+  __m128i a0_ = _mm_setzero_si128();
+  std::size_t q_ = 0;
+  std::uint64_t i_ = 0;
+};
+
+// Lane is one message of a batch: its MAC chain, its counter and what is left to process.
+struct Lane {
+  Counter ctr;
+  __m128i mac;
+  const std::uint8_t* src;
+  std::uint8_t* dst;
+  std::size_t len;
+
+  void advance() noexcept {
+    const std::size_t n = len < 16 ? len : 16;
+    src += n;
+    dst += n;
+    len -= n;
+  }
+};
+
 class NativeCcm final : public AeadImpl {
  public:
   NativeCcm(Bytes key, std::size_t tag_len, std::size_t nonce_len)
@@ -30,8 +75,29 @@ class NativeCcm final : public AeadImpl {
   ~NativeCcm() override { ks_.wipe(); }
 
   void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+    with_rounds(ks_.rounds, [&](auto r) { seal_one<decltype(r)::value>(nonce, aad, in, out, tag); });
+  }
+
+  bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
+    return with_rounds(ks_.rounds,
+                       [&](auto r) { return open_one<decltype(r)::value>(nonce, aad, in, out, tag); });
+  }
+
+  void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept override {
+    with_rounds(ks_.rounds, [&](auto r) { seal_many<decltype(r)::value>(jobs, num_jobs); });
+  }
+
+  std::uint32_t open_lanes(OpenJob* const* jobs, std::size_t num_jobs) noexcept override {
+    return with_rounds(ks_.rounds,
+                       [&](auto r) { return open_many<decltype(r)::value>(jobs, num_jobs); });
+  }
+
+ private:
+  template <int R>
+  void seal_one(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) const noexcept {
+    const RoundKeys<R> rk(ks_.rk);
     Counter ctr(nonce.data(), nonce_len_);
-    __m128i mac = start_mac(nonce, aad, in.size());
+    __m128i mac = start_mac(rk, nonce, aad, in.size());
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
     std::size_t len = in.size();
@@ -39,7 +105,7 @@ class NativeCcm final : public AeadImpl {
       const __m128i p = load(src);  // read before writing: in == out is allowed
       __m128i m = _mm_xor_si128(mac, p);
       __m128i k = ctr.next();
-      encrypt_2(ks_, m, k);
+      encrypt_2(rk, m, k);
       mac = m;
       store(dst, _mm_xor_si128(p, k));
       src += 16;
@@ -50,55 +116,95 @@ class NativeCcm final : public AeadImpl {
       const __m128i p = load_partial(src, len);
       __m128i m = _mm_xor_si128(mac, p);
       __m128i k = ctr.next();
-      encrypt_2(ks_, m, k);
+      encrypt_2(rk, m, k);
       mac = m;
       xor_partial(src, dst, len, k);
     }
-    finish_tag(ctr, mac, tag.data());
+    std::uint8_t t[16];
+    store(t, _mm_xor_si128(mac, encrypt_block(rk, ctr.a0())));
+    std::memcpy(tag.data(), t, tag_len_);
   }
 
-  bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
+  template <int R>
+  bool open_one(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) const noexcept {
+    const RoundKeys<R> rk(ks_.rk);
     Counter ctr(nonce.data(), nonce_len_);
-    __m128i mac = start_mac(nonce, aad, in.size());
+    __m128i mac = start_mac(rk, nonce, aad, in.size());
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
     std::size_t len = in.size();
     while (len >= 16) {
-      const __m128i p = _mm_xor_si128(load(src), encrypt_block(ks_, ctr.next()));
+      const __m128i p = _mm_xor_si128(load(src), encrypt_block(rk, ctr.next()));
       store(dst, p);
-      mac = encrypt_block(ks_, _mm_xor_si128(mac, p));
+      mac = encrypt_block(rk, _mm_xor_si128(mac, p));
       src += 16;
       dst += 16;
       len -= 16;
     }
     if (len > 0) {
-      xor_partial(src, dst, len, encrypt_block(ks_, ctr.next()));
-      mac = encrypt_block(ks_, _mm_xor_si128(mac, load_partial(dst, len)));
+      xor_partial(src, dst, len, encrypt_block(rk, ctr.next()));
+      mac = encrypt_block(rk, _mm_xor_si128(mac, load_partial(dst, len)));
     }
     std::uint8_t expected[16];
-    finish_tag(ctr, mac, expected);
+    store(expected, _mm_xor_si128(mac, encrypt_block(rk, ctr.a0())));
     return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
   }
 
-  void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept override {
-    Lanes lanes(*this, jobs, num_jobs);
+  // start_lanes absorbs B0 and AAD per message (short for every protocol here) and sets up the
+  // payload phase, which then runs in lockstep.
+  template <int R, class Job>
+  void start_lanes(const RoundKeys<R>& rk, Job* const* jobs, std::size_t num_jobs,
+                   Lane* lanes) const noexcept {
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      const Job& job = *jobs[i];
+      lanes[i] = Lane{Counter(job.nonce.data(), nonce_len_), start_mac(rk, job.nonce, job.aad, job.in.size()),
+                      job.in.data(), job.out.data(), job.in.size()};
+    }
+  }
+
+  // active lists the lanes with payload left and returns how many there are.
+  static std::size_t active(const Lane* lanes, std::size_t num_lanes, std::size_t* out) noexcept {
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < num_lanes; ++i) {
+      if (lanes[i].len != 0) {
+        out[m++] = i;
+      }
+    }
+    return m;
+  }
+
+  // finish_tags computes every lane's T XOR E(A0), the A0 encryptions interleaved.
+  template <int R>
+  static void finish_tags(const RoundKeys<R>& rk, const Lane* lanes, std::size_t num_lanes,
+                          std::uint8_t (*tags)[16]) noexcept {
+    __m128i s0[kMaxLanes];
+    for (std::size_t i = 0; i < num_lanes; ++i) {
+      s0[i] = lanes[i].ctr.a0();
+    }
+    encrypt_many(rk, s0, num_lanes);
+    for (std::size_t i = 0; i < num_lanes; ++i) {
+      store(tags[i], _mm_xor_si128(lanes[i].mac, s0[i]));
+    }
+  }
+
+  template <int R>
+  void seal_many(SealJob* const* jobs, std::size_t num_jobs) const noexcept {
+    const RoundKeys<R> rk(ks_.rk);
+    Lane lanes[kMaxLanes];
+    start_lanes(rk, jobs, num_jobs, lanes);
     __m128i blocks[2 * kMaxLanes];
     __m128i plain[kMaxLanes];
-    std::size_t active[kMaxLanes];
-    for (;;) {
-      const std::size_t m = lanes.active(active);
-      if (m == 0) {
-        break;
-      }
+    std::size_t idx[kMaxLanes];
+    for (std::size_t m; (m = active(lanes, num_jobs, idx)) != 0;) {
       for (std::size_t j = 0; j < m; ++j) {
-        Lane& l = lanes.lane[active[j]];
+        Lane& l = lanes[idx[j]];
         plain[j] = l.len >= 16 ? load(l.src) : load_partial(l.src, l.len);
         blocks[2 * j] = _mm_xor_si128(l.mac, plain[j]);
         blocks[2 * j + 1] = l.ctr.next();
       }
-      encrypt_many(ks_, blocks, 2 * m);
+      encrypt_many(rk, blocks, 2 * m);
       for (std::size_t j = 0; j < m; ++j) {
-        Lane& l = lanes.lane[active[j]];
+        Lane& l = lanes[idx[j]];
         l.mac = blocks[2 * j];
         if (l.len >= 16) {
           store(l.dst, _mm_xor_si128(plain[j], blocks[2 * j + 1]));
@@ -109,27 +215,26 @@ class NativeCcm final : public AeadImpl {
       }
     }
     std::uint8_t tags[kMaxLanes][16];
-    lanes.finish_tags(tags);
+    finish_tags(rk, lanes, num_jobs, tags);
     for (std::size_t i = 0; i < num_jobs; ++i) {
       std::memcpy(jobs[i]->tag.data(), tags[i], tag_len_);
     }
   }
 
-  std::uint32_t open_lanes(OpenJob* const* jobs, std::size_t num_jobs) noexcept override {
-    Lanes lanes(*this, jobs, num_jobs);
+  template <int R>
+  std::uint32_t open_many(OpenJob* const* jobs, std::size_t num_jobs) const noexcept {
+    const RoundKeys<R> rk(ks_.rk);
+    Lane lanes[kMaxLanes];
+    start_lanes(rk, jobs, num_jobs, lanes);
     __m128i blocks[kMaxLanes];
-    std::size_t active[kMaxLanes];
-    for (;;) {
-      const std::size_t m = lanes.active(active);
-      if (m == 0) {
-        break;
-      }
+    std::size_t idx[kMaxLanes];
+    for (std::size_t m; (m = active(lanes, num_jobs, idx)) != 0;) {
       for (std::size_t j = 0; j < m; ++j) {
-        blocks[j] = lanes.lane[active[j]].ctr.next();
+        blocks[j] = lanes[idx[j]].ctr.next();
       }
-      encrypt_many(ks_, blocks, m);
+      encrypt_many(rk, blocks, m);
       for (std::size_t j = 0; j < m; ++j) {
-        Lane& l = lanes.lane[active[j]];
+        Lane& l = lanes[idx[j]];
         __m128i p;
         if (l.len >= 16) {
           p = _mm_xor_si128(load(l.src), blocks[j]);
@@ -140,15 +245,14 @@ class NativeCcm final : public AeadImpl {
         }
         blocks[j] = _mm_xor_si128(l.mac, p);
       }
-      encrypt_many(ks_, blocks, m);
+      encrypt_many(rk, blocks, m);
       for (std::size_t j = 0; j < m; ++j) {
-        Lane& l = lanes.lane[active[j]];
-        l.mac = blocks[j];
-        l.advance();
+        lanes[idx[j]].mac = blocks[j];
+        lanes[idx[j]].advance();
       }
     }
     std::uint8_t tags[kMaxLanes][16];
-    lanes.finish_tags(tags);
+    finish_tags(rk, lanes, num_jobs, tags);
     std::uint32_t ok = 0;
     for (std::size_t i = 0; i < num_jobs; ++i) {
       if (ct_equal(std::span<const std::uint8_t>(tags[i], tag_len_), jobs[i]->tag)) {
@@ -158,36 +262,9 @@ class NativeCcm final : public AeadImpl {
     return ok;
   }
 
- private:
-  // Counter produces the CTR blocks A_i = flags || nonce || [i]_q, starting at i = 1.
-  class Counter {
-   public:
-    Counter(const std::uint8_t* nonce, std::size_t nonce_len) noexcept
-        : q_(15 - nonce_len) {
-      alignas(16) std::uint8_t a0[16] = {};
-      a0[0] = static_cast<std::uint8_t>(q_ - 1);
-      std::memcpy(a0 + 1, nonce, nonce_len);
-      a0_ = _mm_load_si128(reinterpret_cast<const __m128i*>(a0));
-    }
-    __m128i next() noexcept { return block(++i_); }
-    __m128i a0() const noexcept { return a0_; }
-
-   private:
-    __m128i block(std::uint64_t i) const noexcept {
-      alignas(16) std::uint8_t b[16];
-      _mm_store_si128(reinterpret_cast<__m128i*>(b), a0_);
-      for (std::size_t k = 0; k < q_ && k < 8; ++k) {
-        b[15 - k] = static_cast<std::uint8_t>(i >> (8 * k));
-      }
-      return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
-    }
-    __m128i a0_;
-    std::size_t q_;
-    std::uint64_t i_ = 0;
-  };
-
   // start_mac absorbs B0 and the encoded AAD into the CBC-MAC and returns the chain value.
-  __m128i start_mac(Bytes nonce, Bytes aad, std::size_t msg_len) const noexcept {
+  template <int R>
+  __m128i start_mac(const RoundKeys<R>& rk, Bytes nonce, Bytes aad, std::size_t msg_len) const noexcept {
     const std::size_t q = 15 - nonce_len_;
     alignas(16) std::uint8_t b0[16] = {};
     b0[0] = static_cast<std::uint8_t>((aad.empty() ? 0 : 0x40) | (((tag_len_ - 2) / 2) << 3) | (q - 1));
@@ -195,7 +272,7 @@ class NativeCcm final : public AeadImpl {
     for (std::size_t k = 0; k < q && k < 8; ++k) {
       b0[15 - k] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(msg_len) >> (8 * k));
     }
-    __m128i mac = encrypt_block(ks_, _mm_load_si128(reinterpret_cast<const __m128i*>(b0)));
+    __m128i mac = encrypt_block(rk, _mm_load_si128(reinterpret_cast<const __m128i*>(b0)));
     if (aad.empty()) {
       return mac;
     }
@@ -224,87 +301,18 @@ class NativeCcm final : public AeadImpl {
     }
     const std::size_t take = aad.size() < 16 - hdr ? aad.size() : 16 - hdr;
     std::memcpy(first + hdr, aad.data(), take);
-    mac = encrypt_block(ks_, _mm_xor_si128(mac, _mm_load_si128(reinterpret_cast<const __m128i*>(first))));
+    mac = encrypt_block(rk, _mm_xor_si128(mac, _mm_load_si128(reinterpret_cast<const __m128i*>(first))));
     const std::uint8_t* p = aad.data() + take;
     std::size_t len = aad.size() - take;
     while (len >= 16) {
-      mac = encrypt_block(ks_, _mm_xor_si128(mac, load(p)));
+      mac = encrypt_block(rk, _mm_xor_si128(mac, load(p)));
       p += 16;
       len -= 16;
     }
     if (len > 0) {
-      mac = encrypt_block(ks_, _mm_xor_si128(mac, load_partial(p, len)));
+      mac = encrypt_block(rk, _mm_xor_si128(mac, load_partial(p, len)));
     }
     return mac;
-  }
-
-  // Lane is one message of a batch: its MAC chain, its counter and what is left to process.
-  struct Lane {
-    Counter ctr;
-    __m128i mac;
-    const std::uint8_t* src;
-    std::uint8_t* dst;
-    std::size_t len;
-
-    void advance() noexcept {
-      const std::size_t n = len < 16 ? len : 16;
-      src += n;
-      dst += n;
-      len -= n;
-    }
-  };
-
-  // Lanes sets up a batch: B0 and AAD are absorbed per message (short for every protocol here),
-  // then the payload phase runs in lockstep.
-  class Lanes {
-   public:
-    template <class Job>
-    Lanes(const NativeCcm& ccm, Job* const* jobs, std::size_t num_jobs) noexcept
-        : ccm_(ccm), count_(num_jobs) {
-      for (std::size_t i = 0; i < num_jobs; ++i) {
-        const Job& job = *jobs[i];
-        new (&lane[i]) Lane{Counter(job.nonce.data(), ccm.nonce_len_),
-                            ccm.start_mac(job.nonce, job.aad, job.in.size()), job.in.data(),
-                            job.out.data(), job.in.size()};
-      }
-    }
-
-    // active lists the lanes with payload left and returns how many there are.
-    std::size_t active(std::size_t* out) const noexcept {
-      std::size_t m = 0;
-      for (std::size_t i = 0; i < count_; ++i) {
-        if (lane[i].len != 0) {
-          out[m++] = i;
-        }
-      }
-      return m;
-    }
-
-    // finish_tags computes every lane's T XOR E(A0) with the A0 encryptions interleaved.
-    void finish_tags(std::uint8_t (*tags)[16]) const noexcept {
-      __m128i s0[kMaxLanes];
-      for (std::size_t i = 0; i < count_; ++i) {
-        s0[i] = lane[i].ctr.a0();
-      }
-      encrypt_many(ccm_.ks_, s0, count_);
-      for (std::size_t i = 0; i < count_; ++i) {
-        store(tags[i], _mm_xor_si128(lane[i].mac, s0[i]));
-      }
-    }
-
-    union {
-      Lane lane[kMaxLanes];
-    };
-
-   private:
-    const NativeCcm& ccm_;
-    std::size_t count_;
-  };
-
-  void finish_tag(const Counter& ctr, __m128i mac, std::uint8_t* tag) const noexcept {
-    alignas(16) std::uint8_t t[16];
-    _mm_store_si128(reinterpret_cast<__m128i*>(t), _mm_xor_si128(mac, encrypt_block(ks_, ctr.a0())));
-    std::memcpy(tag, t, tag_len_);
   }
 
   KeySchedule ks_;

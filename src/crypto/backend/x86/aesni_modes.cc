@@ -47,6 +47,7 @@ struct Counter128 {
   }
 };
 
+template <int R>
 void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std::uint8_t* in,
              std::uint8_t* out, std::size_t len, bool use_vaes) noexcept {
   Counter128 ctr(counter_block);
@@ -58,13 +59,14 @@ void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std
     out += done;
     len -= done;
   }
+  const RoundKeys<R> rk(ks.rk);
   constexpr int kLanes = 8;
   while (len >= 16 * kLanes) {
     __m128i b[kLanes];
     for (__m128i& x : b) {
       x = ctr.next();
     }
-    encrypt_n<kLanes>(ks, b);
+    encrypt_n<R, kLanes>(rk, b);
     for (int i = 0; i < kLanes; ++i) {
       store(out + 16 * i, _mm_xor_si128(b[i], load(in + 16 * i)));
     }
@@ -73,13 +75,60 @@ void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std
     len -= 16 * kLanes;
   }
   while (len >= 16) {
-    store(out, _mm_xor_si128(encrypt_block(ks, ctr.next()), load(in)));
+    store(out, _mm_xor_si128(encrypt_block(rk, ctr.next()), load(in)));
     in += 16;
     out += 16;
     len -= 16;
   }
   if (len > 0) {
-    xor_partial(in, out, len, encrypt_block(ks, ctr.next()));
+    xor_partial(in, out, len, encrypt_block(rk, ctr.next()));
+  }
+}
+
+template <int R>
+void cbc_encrypt_blocks(const KeySchedule& ks, const std::uint8_t* iv, const std::uint8_t* in,
+                        std::uint8_t* out, std::size_t len) noexcept {
+  const RoundKeys<R> rk(ks.rk);
+  __m128i chain = load(iv);
+  for (std::size_t off = 0; off < len; off += 16) {
+    chain = encrypt_block(rk, _mm_xor_si128(chain, load(in + off)));
+    store(out + off, chain);
+  }
+}
+
+// All loads of a group happen before its stores, so in == out is safe.
+template <int R>
+void cbc_decrypt_blocks(const DecryptSchedule& ks, const std::uint8_t* iv, const std::uint8_t* src,
+                        std::uint8_t* dst, std::size_t len) noexcept {
+  const RoundKeys<R> rk(ks.rk);
+  __m128i prev = load(iv);
+  constexpr int kLanes = 8;
+  while (len >= 16 * kLanes) {
+    __m128i c[kLanes];
+    __m128i p[kLanes];
+    for (int i = 0; i < kLanes; ++i) {
+      c[i] = load(src + 16 * i);
+      p[i] = c[i];
+    }
+    decrypt_n<R, kLanes>(rk, p);
+    store(dst, _mm_xor_si128(p[0], prev));
+    for (int i = 1; i < kLanes; ++i) {
+      store(dst + 16 * i, _mm_xor_si128(p[i], c[i - 1]));
+    }
+    prev = c[kLanes - 1];
+    src += 16 * kLanes;
+    dst += 16 * kLanes;
+    len -= 16 * kLanes;
+  }
+  while (len >= 16) {
+    const __m128i c = load(src);
+    __m128i p = c;
+    decrypt_n<R, 1>(rk, &p);
+    store(dst, _mm_xor_si128(p, prev));
+    prev = c;
+    src += 16;
+    dst += 16;
+    len -= 16;
   }
 }
 
@@ -97,51 +146,21 @@ class NativeAesMode final : public AesModeImpl {
   }
 
   void ctr(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept override {
-    ctr_xor(enc_, counter_block, in.data(), out.data(), in.size(), use_vaes_);
+    with_rounds(enc_.rounds, [&](auto r) {
+      ctr_xor<decltype(r)::value>(enc_, counter_block, in.data(), out.data(), in.size(), use_vaes_);
+    });
   }
 
   void cbc_encrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept override {
-    __m128i chain = load(iv);
-    for (std::size_t off = 0; off < in.size(); off += 16) {
-      chain = encrypt_block(enc_, _mm_xor_si128(chain, load(in.data() + off)));
-      store(out.data() + off, chain);
-    }
+    with_rounds(enc_.rounds, [&](auto r) {
+      cbc_encrypt_blocks<decltype(r)::value>(enc_, iv, in.data(), out.data(), in.size());
+    });
   }
 
   void cbc_decrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept override {
-    // All loads of a group happen before its stores, so in == out is safe.
-    __m128i prev = load(iv);
-    const std::uint8_t* src = in.data();
-    std::uint8_t* dst = out.data();
-    std::size_t len = in.size();
-    constexpr int kLanes = 8;
-    while (len >= 16 * kLanes) {
-      __m128i c[kLanes];
-      __m128i p[kLanes];
-      for (int i = 0; i < kLanes; ++i) {
-        c[i] = load(src + 16 * i);
-        p[i] = c[i];
-      }
-      decrypt_n<kLanes>(dec_, p);
-      store(dst, _mm_xor_si128(p[0], prev));
-      for (int i = 1; i < kLanes; ++i) {
-        store(dst + 16 * i, _mm_xor_si128(p[i], c[i - 1]));
-      }
-      prev = c[kLanes - 1];
-      src += 16 * kLanes;
-      dst += 16 * kLanes;
-      len -= 16 * kLanes;
-    }
-    while (len >= 16) {
-      __m128i c = load(src);
-      __m128i p = c;
-      decrypt_n<1>(dec_, &p);
-      store(dst, _mm_xor_si128(p, prev));
-      prev = c;
-      src += 16;
-      dst += 16;
-      len -= 16;
-    }
+    with_rounds(dec_.rounds, [&](auto r) {
+      cbc_decrypt_blocks<decltype(r)::value>(dec_, iv, in.data(), out.data(), in.size());
+    });
   }
 
  private:
@@ -167,7 +186,9 @@ class NativeCmac final : public CmacImpl {
  public:
   explicit NativeCmac(Bytes key) {
     ks_.init(key.data(), key.size());
-    const __m128i l = encrypt_block(ks_, _mm_setzero_si128());
+    const __m128i l = with_rounds(ks_.rounds, [&](auto r) {
+      return encrypt_block(RoundKeys<decltype(r)::value>(ks_.rk), _mm_setzero_si128());
+    });
     k1_ = dbl(l);
     k2_ = dbl(k1_);
   }
@@ -177,12 +198,19 @@ class NativeCmac final : public CmacImpl {
   }
 
   void compute(Bytes message, std::uint8_t* mac16) noexcept override {
+    with_rounds(ks_.rounds, [&](auto r) { compute_rounds<decltype(r)::value>(message, mac16); });
+  }
+
+ private:
+  template <int R>
+  void compute_rounds(Bytes message, std::uint8_t* mac16) const noexcept {
+    const RoundKeys<R> rk(ks_.rk);
     const std::uint8_t* p = message.data();
     std::size_t len = message.size();
     __m128i mac = _mm_setzero_si128();
     // All but the last block (the last one, complete or not, gets a subkey).
     while (len > 16) {
-      mac = encrypt_block(ks_, _mm_xor_si128(mac, load(p)));
+      mac = encrypt_block(rk, _mm_xor_si128(mac, load(p)));
       p += 16;
       len -= 16;
     }
@@ -197,10 +225,9 @@ class NativeCmac final : public CmacImpl {
       block[len] = 0x80;
       last = _mm_xor_si128(_mm_load_si128(reinterpret_cast<const __m128i*>(block)), k2_);
     }
-    store(mac16, encrypt_block(ks_, _mm_xor_si128(mac, last)));
+    store(mac16, encrypt_block(rk, _mm_xor_si128(mac, last)));
   }
 
- private:
   KeySchedule ks_;
   __m128i k1_;
   __m128i k2_;
