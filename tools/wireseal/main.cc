@@ -1,0 +1,40 @@
+// wireseal: the command-line tool. main() only dispatches; each subcommand is one file.
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <exception>
+
+#include "subcommand.h"
+
+namespace {
+
+constexpr wireseal::cli::Subcommand kSubcommands[] = {
+    {"bench", "Run the benchmark suites against the baselines, compare runs, plot results",
+     &wireseal::cli::set_up_bench},
+    {"version", "Print the version, compiler and the backend chosen for each primitive",
+     &wireseal::cli::set_up_version},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"wireseal: packet and record protection for DTLS 1.2, SRTP/SRTCP and SMB 3.x"};
+  app.require_subcommand(1);
+  wireseal::cli::Run chosen;
+  for (const wireseal::cli::Subcommand& sub : kSubcommands) {
+    CLI::App* command = app.add_subcommand(sub.name, sub.description);
+    wireseal::cli::Run run = sub.set_up(*command);
+    command->callback([&chosen, run] { chosen = run; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    return chosen ? chosen() : 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "wireseal: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,21 @@
+// `wireseal version`: what this build is and which backend kAuto picks per primitive here.
+#include <fmt/core.h>
+
+#include "machine_info.h"
+#include "subcommand.h"
+
+namespace wireseal::cli {
+
+Run set_up_version(CLI::App& /*command*/) {
+  return [] {
+    const MachineInfo info = collect_machine_info();
+    fmt::print("wireseal {}\ncompiler {}\ncpu {} ({} cores)\n", info.wireseal_version,
+               info.compiler, info.cpu_model, info.cores);
+    for (const auto& [primitive, backend] : info.backends) {
+      fmt::print("backend {:<18} {}\n", primitive, backend);
+    }
+    return 0;
+  };
+}
+
+}  // namespace wireseal::cli
