@@ -12,6 +12,19 @@ namespace wireseal::detail {
 // lengths themselves are public).
 bool ct_equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
 
+// Constant-time masks: all ones when the condition holds, zero otherwise, without branches.
+// Inputs must be below 2^63 (record lengths and offsets always are).
+inline std::size_t ct_mask_lt(std::size_t a, std::size_t b) noexcept {
+  return std::size_t{0} - ((a - b) >> (8 * sizeof(std::size_t) - 1));
+}
+inline std::size_t ct_mask_ge(std::size_t a, std::size_t b) noexcept { return ~ct_mask_lt(a, b); }
+inline std::size_t ct_mask_eq(std::size_t a, std::size_t b) noexcept {
+  return ct_mask_ge(a, b) & ct_mask_ge(b, a);
+}
+inline std::size_t ct_select(std::size_t mask, std::size_t a, std::size_t b) noexcept {
+  return (mask & a) | (~mask & b);
+}
+
 // secure_wipe zeroes `bytes` in a way the optimiser may not remove (keys, plaintext on failure).
 void secure_wipe(void* bytes, std::size_t len) noexcept;
 

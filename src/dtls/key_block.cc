@@ -1,0 +1,73 @@
+#include "wireseal/dtls/key_block.h"
+
+#include <cstring>
+
+#include "common/ct.h"
+#include "wireseal/crypto/kdf.h"
+
+namespace wireseal::dtls {
+
+std::size_t KeyBlock::size(RecordCipher cipher) noexcept {
+  const RecordCipherInfo& c = info(cipher);
+  return 2 * (c.mac_key_len + c.enc_key_len + c.fixed_iv_len);
+}
+
+Result<KeyBlock> KeyBlock::from_bytes(RecordCipher cipher, std::span<const std::uint8_t> bytes) noexcept {
+  const std::size_t len = size(cipher);
+  if (bytes.size() != len) {
+    return Error::kInvalidArgument;
+  }
+  KeyBlock kb(cipher, len);
+  std::memcpy(kb.bytes_.data(), bytes.data(), len);
+  return kb;
+}
+
+Result<KeyBlock> KeyBlock::derive(RecordCipher cipher, crypto::HashAlgorithm prf_hash,
+                                  std::span<const std::uint8_t, kMasterSecretSize> master_secret,
+                                  std::span<const std::uint8_t, kRandomSize> client_random,
+                                  std::span<const std::uint8_t, kRandomSize> server_random) noexcept {
+  KeyBlock kb(cipher, size(cipher));
+  std::uint8_t seed[2 * kRandomSize];
+  std::memcpy(seed, server_random.data(), kRandomSize);
+  std::memcpy(seed + kRandomSize, client_random.data(), kRandomSize);
+  if (Status s = crypto::tls12_prf(prf_hash, master_secret, "key expansion", seed,
+                                   {kb.bytes_.data(), kb.len_});
+      !s) {
+    return s.error();
+  }
+  return kb;
+}
+
+KeyBlock::~KeyBlock() { wireseal::detail::secure_wipe(bytes_.data(), bytes_.size()); }
+
+DirectionKeys KeyBlock::keys(Direction direction) const noexcept {
+  const RecordCipherInfo& c = info(cipher_);
+  const bool server = direction == Direction::kServerWrite;
+  const std::uint8_t* p = bytes_.data();
+  DirectionKeys k;
+  k.mac_key = {p + (server ? c.mac_key_len : 0), c.mac_key_len};
+  p += 2 * c.mac_key_len;
+  k.enc_key = {p + (server ? c.enc_key_len : 0), c.enc_key_len};
+  p += 2 * c.enc_key_len;
+  k.iv = {p + (server ? c.fixed_iv_len : 0), c.fixed_iv_len};
+  return k;
+}
+
+Status master_secret(crypto::HashAlgorithm prf_hash, std::span<const std::uint8_t> pre_master_secret,
+                     std::span<const std::uint8_t, kRandomSize> client_random,
+                     std::span<const std::uint8_t, kRandomSize> server_random,
+                     std::span<std::uint8_t, kMasterSecretSize> out) noexcept {
+  std::uint8_t seed[2 * kRandomSize];
+  std::memcpy(seed, client_random.data(), kRandomSize);
+  std::memcpy(seed + kRandomSize, server_random.data(), kRandomSize);
+  return crypto::tls12_prf(prf_hash, pre_master_secret, "master secret", seed, out);
+}
+
+Status extended_master_secret(crypto::HashAlgorithm prf_hash,
+                              std::span<const std::uint8_t> pre_master_secret,
+                              std::span<const std::uint8_t> session_hash,
+                              std::span<std::uint8_t, kMasterSecretSize> out) noexcept {
+  return crypto::tls12_prf(prf_hash, pre_master_secret, "extended master secret", session_hash, out);
+}
+
+}  // namespace wireseal::dtls

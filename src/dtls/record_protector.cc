@@ -1,0 +1,365 @@
+// RecordSealer and RecordOpener: DTLS 1.2 record framing over the crypto core.
+#include "wireseal/dtls/record_protector.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "common/bytes.h"
+#include "common/ct.h"
+#include "dtls/record_crypto.h"
+
+namespace wireseal::dtls {
+namespace {
+
+using detail::build_aad;
+using detail::kMaxAadSize;
+using detail::RecordCrypto;
+
+constexpr std::size_t kMaxPlaintext = 16384;  // RFC 6347 §4.1 / RFC 5246 §6.2.1
+constexpr std::size_t kCbcIvSize = 16;
+
+std::uint64_t epoch_seq(std::uint16_t epoch, std::uint64_t sequence) noexcept {
+  return std::uint64_t{epoch} << 48 | sequence;
+}
+
+// Sizes of a record's parts for an inner plaintext of `n` bytes (after any CID framing).
+struct Layout {
+  std::size_t header;    // record header
+  std::size_t prefix;    // explicit nonce or CBC IV
+  std::size_t body;      // encrypted bytes (AEAD: n; CBC MtE: n + MAC + padding; ...)
+  std::size_t suffix;    // AEAD tag, or the MAC of EtM and NULL records
+  std::size_t fragment() const noexcept { return prefix + body + suffix; }
+  std::size_t total() const noexcept { return header + fragment(); }
+};
+
+Layout layout(const RecordCipherInfo& c, bool etm, std::size_t cid_len, std::size_t n) noexcept {
+  Layout l{header_size(cid_len), c.explicit_nonce_len, n, 0};
+  switch (c.kind) {
+    case CipherKind::kAead:
+      l.suffix = c.tag_len;
+      break;
+    case CipherKind::kCbc:
+      if (etm) {
+        l.body = n + (16 - n % 16);
+        l.suffix = c.tag_len;
+      } else {
+        l.body = n + c.tag_len + (16 - (n + c.tag_len) % 16);
+      }
+      break;
+    case CipherKind::kNull:
+      l.suffix = c.tag_len;
+      break;
+  }
+  return l;
+}
+
+// write_cbc_padding appends TLS padding to data[0, n): 1..16 bytes each equal to count - 1.
+std::size_t write_cbc_padding(std::uint8_t* data, std::size_t n) noexcept {
+  const std::size_t pad_total = 16 - n % 16;
+  std::memset(data + n, static_cast<int>(pad_total - 1), pad_total);
+  return n + pad_total;
+}
+
+}  // namespace
+
+ConnectionId::ConnectionId(std::span<const std::uint8_t> bytes) : len_(bytes.size()) {
+  if (bytes.size() > kMaxCidLength) {
+    throw std::invalid_argument("wireseal::dtls: connection ID longer than 255 bytes");
+  }
+  std::copy(bytes.begin(), bytes.end(), bytes_.begin());
+}
+
+// ----------------------------------------------------------------------------- sealing
+
+RecordSealer::RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
+                           RecordOptions options, std::uint64_t first_sequence)
+    : crypto_(std::make_unique<RecordCrypto>(cipher, keys, options.backend)),
+      options_(options),
+      epoch_(epoch),
+      next_sequence_(first_sequence) {
+  if (options_.encrypt_then_mac && crypto_->info().kind != CipherKind::kCbc) {
+    throw std::invalid_argument("wireseal::dtls: encrypt_then_mac applies to CBC ciphers only");
+  }
+  if (options_.cid.empty() && options_.cid_padding != 0) {
+    throw std::invalid_argument("wireseal::dtls: cid_padding needs a connection ID");
+  }
+}
+RecordSealer::~RecordSealer() = default;
+RecordSealer::RecordSealer(RecordSealer&&) noexcept = default;
+RecordSealer& RecordSealer::operator=(RecordSealer&&) noexcept = default;
+
+RecordCipher RecordSealer::cipher() const noexcept { return crypto_->cipher(); }
+
+std::size_t RecordSealer::payload_offset() const noexcept {
+  return header_size(options_.cid.size()) + crypto_->info().explicit_nonce_len;
+}
+
+std::size_t RecordSealer::sealed_size(std::size_t plaintext_len) const noexcept {
+  const std::size_t inner = options_.cid.empty() ? plaintext_len : plaintext_len + 1 + options_.cid_padding;
+  return layout(crypto_->info(), options_.encrypt_then_mac, options_.cid.size(), inner).total();
+}
+
+std::size_t RecordSealer::overhead() const noexcept {
+  // Padding is largest when n + MAC is a multiple of 16: check the 16 residues.
+  std::size_t worst = 0;
+  for (std::size_t n = 0; n < 16; ++n) {
+    worst = std::max(worst, sealed_size(n) - n);
+  }
+  return worst;
+}
+
+std::size_t RecordSealer::max_plaintext_size(std::size_t record_len) const noexcept {
+  const std::size_t o = overhead();
+  if (record_len <= o) {
+    return 0;
+  }
+  std::size_t n = std::min(record_len - o + 16, kMaxPlaintext);
+  while (n > 0 && sealed_size(n) > record_len) {
+    --n;
+  }
+  return n;
+}
+
+Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::uint8_t> plaintext,
+                                       std::span<std::uint8_t> out) noexcept {
+  if (plaintext.size() > kMaxPlaintext) {
+    return Error::kInvalidArgument;
+  }
+  if (next_sequence_ > kMaxSequence) {
+    return Error::kSequenceExhausted;  // never wrap: the nonce would repeat
+  }
+  const RecordCipherInfo& c = crypto_->info();
+  const std::span<const std::uint8_t> cid = options_.cid.bytes();
+  const std::size_t n = cid.empty() ? plaintext.size() : plaintext.size() + 1 + options_.cid_padding;
+  const Layout l = layout(c, options_.encrypt_then_mac, cid.size(), n);
+  if (out.size() < l.total()) {
+    return Error::kBufferTooSmall;
+  }
+  std::uint8_t* payload = out.data() + l.header + l.prefix;
+  const bool in_place = plaintext.data() == payload;
+  if (!in_place && wireseal::detail::overlaps(plaintext.data(), plaintext.size(), out.data(), l.total())) {
+    return Error::kAliasing;
+  }
+  const std::uint64_t es = epoch_seq(epoch_, next_sequence_);
+  write_header(type, options_.version, epoch_, next_sequence_, cid,
+               static_cast<std::uint16_t>(l.fragment()), out.data());
+  // The inner plaintext is the content, then (with a CID) the real type and zero padding.
+  std::span<const std::uint8_t> content = plaintext;
+  if (!cid.empty()) {
+    if (!in_place && !plaintext.empty()) {
+      std::memcpy(payload, plaintext.data(), plaintext.size());
+    }
+    payload[plaintext.size()] = static_cast<std::uint8_t>(type);
+    std::memset(payload + plaintext.size() + 1, 0, options_.cid_padding);
+    content = {payload, n};
+  }
+  const ContentType aad_type = cid.empty() ? type : ContentType::kTls12Cid;
+  std::uint8_t aad[kMaxAadSize];
+
+  switch (c.kind) {
+    case CipherKind::kAead: {
+      std::uint8_t* explicit_nonce = out.data() + l.header;
+      if (c.explicit_nonce_len != 0) {
+        store_be64(explicit_nonce, es);  // RFC 5288 §3: the sequence number, never random
+      }
+      std::uint8_t nonce[12];
+      crypto_->nonce(es, explicit_nonce, nonce);
+      const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, n, aad);
+      if (Status s = crypto_->aead->seal(nonce, {aad, aad_len}, content, {payload, n}, {payload + n, c.tag_len});
+          !s) {
+        return s.error();
+      }
+      break;
+    }
+    case CipherKind::kCbc: {
+      std::uint8_t* iv = out.data() + l.header;
+      options_.random({iv, kCbcIvSize});
+      if (!in_place && cid.empty() && !plaintext.empty()) {
+        std::memcpy(payload, plaintext.data(), plaintext.size());
+      }
+      std::size_t enc_len = 0;
+      if (options_.encrypt_then_mac) {
+        enc_len = write_cbc_padding(payload, n);
+        (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
+                                    {payload, enc_len});
+        const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, kCbcIvSize + enc_len, aad);
+        crypto::Hmac::Stream mac = crypto_->hmac->begin();
+        mac.update({aad, aad_len});
+        mac.update({iv, kCbcIvSize + enc_len});
+        (void)mac.finish({payload + enc_len, c.tag_len});
+      } else {
+        const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, n, aad);
+        crypto::Hmac::Stream mac = crypto_->hmac->begin();
+        mac.update({aad, aad_len});
+        mac.update({payload, n});
+        (void)mac.finish({payload + n, c.tag_len});
+        enc_len = write_cbc_padding(payload, n + c.tag_len);
+        (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
+                                    {payload, enc_len});
+      }
+      break;
+    }
+    case CipherKind::kNull: {
+      if (!in_place && cid.empty() && !plaintext.empty()) {
+        std::memcpy(payload, plaintext.data(), plaintext.size());
+      }
+      const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, n, aad);
+      crypto::Hmac::Stream mac = crypto_->hmac->begin();
+      mac.update({aad, aad_len});
+      mac.update({payload, n});
+      (void)mac.finish({payload + n, c.tag_len});
+      break;
+    }
+  }
+  ++next_sequence_;
+  return l.total();
+}
+
+// ----------------------------------------------------------------------------- opening
+
+RecordOpener::RecordOpener(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
+                           RecordOptions options)
+    : crypto_(std::make_unique<RecordCrypto>(cipher, keys, options.backend)),
+      options_(options),
+      epoch_(epoch),
+      window_(options.replay_window) {
+  if (options_.encrypt_then_mac && crypto_->info().kind != CipherKind::kCbc) {
+    throw std::invalid_argument("wireseal::dtls: encrypt_then_mac applies to CBC ciphers only");
+  }
+}
+RecordOpener::~RecordOpener() = default;
+RecordOpener::RecordOpener(RecordOpener&&) noexcept = default;
+RecordOpener& RecordOpener::operator=(RecordOpener&&) noexcept = default;
+
+RecordCipher RecordOpener::cipher() const noexcept { return crypto_->cipher(); }
+
+Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept {
+  const std::span<const std::uint8_t> cid = options_.cid.bytes();
+  Result<RecordView> parsed = parse_record(bytes, cid.size());
+  if (!parsed) {
+    return parsed.error();
+  }
+  const RecordView& r = *parsed;
+  if ((r.type == ContentType::kTls12Cid) != !cid.empty() ||
+      (!cid.empty() && !wireseal::detail::ct_equal(r.cid, cid))) {
+    return Error::kMalformed;
+  }
+  if (r.epoch != epoch_) {
+    return Error::kBadState;
+  }
+  if (!window_.is_fresh(r.sequence)) {
+    return Error::kReplay;  // before any cryptography, as RFC 6347 §4.1.2.6 suggests
+  }
+  const RecordCipherInfo& c = crypto_->info();
+  const std::uint64_t es = epoch_seq(r.epoch, r.sequence);
+  std::uint8_t* fragment = bytes.data() + r.header.size();
+  const std::size_t fragment_len = r.fragment.size();
+  std::uint8_t aad[kMaxAadSize];
+  std::span<std::uint8_t> inner;
+
+  switch (c.kind) {
+    case CipherKind::kAead: {
+      if (fragment_len < c.explicit_nonce_len + c.tag_len) {
+        return Error::kMalformed;
+      }
+      const std::size_t n = fragment_len - c.explicit_nonce_len - c.tag_len;
+      std::uint8_t nonce[12];
+      crypto_->nonce(es, fragment, nonce);
+      const std::size_t aad_len = build_aad(es, r.type, r.version, cid, n, aad);
+      std::uint8_t* body = fragment + c.explicit_nonce_len;
+      if (Status s = crypto_->aead->open(nonce, {aad, aad_len}, {body, n}, {body, n}, {body + n, c.tag_len});
+          !s) {
+        return s.error();
+      }
+      inner = {body, n};
+      break;
+    }
+    case CipherKind::kCbc: {
+      const std::size_t mac_len = c.tag_len;
+      std::uint8_t* iv = fragment;
+      std::uint8_t* body = fragment + kCbcIvSize;
+      if (options_.encrypt_then_mac) {
+        if (fragment_len < kCbcIvSize + 16 + mac_len || (fragment_len - kCbcIvSize - mac_len) % 16 != 0) {
+          return Error::kMalformed;
+        }
+        const std::size_t enc_len = fragment_len - kCbcIvSize - mac_len;
+        const std::size_t aad_len = build_aad(es, r.type, r.version, cid, kCbcIvSize + enc_len, aad);
+        crypto::Hmac::Stream mac = crypto_->hmac->begin();
+        mac.update({aad, aad_len});
+        mac.update({iv, kCbcIvSize + enc_len});
+        std::uint8_t expected[crypto::kMaxDigestLength];
+        (void)mac.finish({expected, mac_len});
+        if (!wireseal::detail::ct_equal({expected, mac_len}, {body + enc_len, mac_len})) {
+          wireseal::detail::secure_wipe(fragment, fragment_len);
+          return Error::kAuthFailed;
+        }
+        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len}, {body, enc_len});
+        // The MAC already vouched for the bytes; the padding can be checked plainly.
+        const std::size_t pad = body[enc_len - 1];
+        bool pad_ok = pad + 1 <= enc_len;
+        for (std::size_t i = 0; pad_ok && i <= pad; ++i) {
+          pad_ok = body[enc_len - 1 - i] == pad;
+        }
+        if (!pad_ok) {
+          wireseal::detail::secure_wipe(fragment, fragment_len);
+          return Error::kAuthFailed;
+        }
+        inner = {body, enc_len - pad - 1};
+      } else {
+        const std::size_t min_len = (mac_len + 1 + 15) / 16 * 16;
+        if (fragment_len < kCbcIvSize + min_len || (fragment_len - kCbcIvSize) % 16 != 0) {
+          return Error::kMalformed;
+        }
+        const std::size_t enc_len = fragment_len - kCbcIvSize;
+        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len}, {body, enc_len});
+        // The MAC covers the pseudo-header with the (secret) plaintext length: pass the
+        // prefix without the length field and let the constant-time check append it.
+        const std::size_t aad_len = build_aad(es, r.type, r.version, cid, 0, aad);
+        Result<std::size_t> n = detail::cbc_open_mac_then_encrypt(*crypto_->hmac, {aad, aad_len - 2},
+                                                                  {body, enc_len});
+        if (!n) {
+          wireseal::detail::secure_wipe(fragment, fragment_len);
+          return n.error();
+        }
+        inner = {body, *n};
+      }
+      break;
+    }
+    case CipherKind::kNull: {
+      if (fragment_len < c.tag_len) {
+        return Error::kMalformed;
+      }
+      const std::size_t n = fragment_len - c.tag_len;
+      const std::size_t aad_len = build_aad(es, r.type, r.version, cid, n, aad);
+      crypto::Hmac::Stream mac = crypto_->hmac->begin();
+      mac.update({aad, aad_len});
+      mac.update({fragment, n});
+      std::uint8_t expected[crypto::kMaxDigestLength];
+      (void)mac.finish({expected, c.tag_len});
+      if (!wireseal::detail::ct_equal({expected, c.tag_len}, {fragment + n, c.tag_len})) {
+        return Error::kAuthFailed;
+      }
+      inner = {fragment, n};
+      break;
+    }
+  }
+
+  ContentType type = r.type;
+  if (!cid.empty()) {
+    // DTLSInnerPlaintext: content | real type | zeros. The real type is the last non-zero byte.
+    std::size_t end = inner.size();
+    while (end > 0 && inner[end - 1] == 0) {
+      --end;
+    }
+    if (end == 0) {
+      return Error::kMalformed;
+    }
+    type = static_cast<ContentType>(inner[end - 1]);
+    inner = inner.first(end - 1);
+  }
+  window_.mark(r.sequence);
+  return OpenedRecord{type, r.epoch, r.sequence, inner, r.record.size()};
+}
+
+}  // namespace wireseal::dtls
