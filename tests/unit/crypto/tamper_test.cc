@@ -3,6 +3,7 @@
 // returns kAuthFailed with its output zeroed); wrong-length tags, overlapping and too-small
 // buffers give the documented errors. Every AEAD algorithm runs on every available backend.
 #include <gtest/gtest.h>
+#include <openssl/err.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -193,6 +194,28 @@ TEST(AeadTamper, TruncatedOrExtendedTagSpanIsAnError) {
           }
         }
       }
+    }
+  }
+}
+
+// A rejected packet is an expected event, not an OpenSSL error: no backend may leave entries on
+// the thread's OpenSSL error queue, where an application's own TLS code would find them.
+TEST(AeadTamper, RejectionLeavesOpenSslErrorQueueEmpty) {
+  for (const AeadConfig& c : kConfigs) {
+    for (Backend b : available_backends(primitive_of(c.algorithm))) {
+      SCOPED_TRACE(name_of(c, b));
+      Aead aead = make_aead(c, b);
+      ERR_clear_error();
+      const Sealed m = seal_one(aead, 17);
+      Bytes tag = m.tag;
+      flip(tag, 3);
+      Bytes out(17);
+      ASSERT_FALSE(aead.open(m.nonce, m.aad, m.ciphertext, out, tag));
+      const unsigned long error = ERR_peek_error();
+      char text[256] = "";
+      ERR_error_string_n(error, text, sizeof(text));
+      EXPECT_EQ(error, 0ul) << "left on the queue: " << text;
+      ERR_clear_error();
     }
   }
 }
