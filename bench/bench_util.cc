@@ -10,6 +10,8 @@ std::vector<std::string>& names() {
   return all;
 }
 
+std::int64_t g_fixed_iterations = 0;
+
 }  // namespace
 
 Bytes pattern(std::size_t n, std::uint8_t seed) {
@@ -36,7 +38,11 @@ std::string benchmark_name(std::string_view suite, std::string_view op, std::str
 
 const std::vector<std::string>& registered_names() { return names(); }
 
+void set_fixed_iterations(std::int64_t n) { g_fixed_iterations = n; }
+
 namespace detail {
+
+std::int64_t fixed_iterations() { return g_fixed_iterations; }
 
 void note_registered(std::string name) { names().push_back(std::move(name)); }
 

@@ -55,7 +55,13 @@ Timed<Op> timed(Op op, std::size_t payload_bytes) {
   return Timed<Op>{std::move(op), payload_bytes};
 }
 
+// set_fixed_iterations makes benchmarks registered afterwards run exactly `n` iterations
+// (0: Google Benchmark's time-based choice). Fixed counts make instruction counts under
+// callgrind repeatable; Google Benchmark then appends "/iterations:n" to the names.
+void set_fixed_iterations(std::int64_t n);
+
 namespace detail {
+std::int64_t fixed_iterations();
 void note_registered(std::string name);
 // report_figures sets bytes processed and the allocation counters from the counts taken
 // around the timed loop.
@@ -92,7 +98,7 @@ void register_op(std::string_view suite, std::string_view op, std::string_view i
                  std::span<const std::size_t> sizes = kSizes) {
   for (const std::size_t size : sizes) {
     std::string name = benchmark_name(suite, op, impl, size);
-    benchmark::RegisterBenchmark(name.c_str(),
+    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(),
                                  [make, size](benchmark::State& state) {
                                    try {
                                      auto t = make(size);
@@ -100,8 +106,11 @@ void register_op(std::string_view suite, std::string_view op, std::string_view i
                                    } catch (const std::exception& e) {
                                      state.SkipWithError(e.what());
                                    }
-                                 })
-        ->Unit(benchmark::kNanosecond);
+                                 });
+    b->Unit(benchmark::kNanosecond);
+    if (detail::fixed_iterations() > 0) {
+      b->Iterations(detail::fixed_iterations());
+    }
     detail::note_registered(std::move(name));
   }
 }

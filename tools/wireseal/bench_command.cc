@@ -120,10 +120,16 @@ int run_bench(const Options& opt) {
 
 Run set_up_bench(CLI::App& command) {
   auto opt = std::make_shared<Options>();
-  command.description(
-      "Run the benchmark suites (wireseal vs the OpenSSL baseline) and print one table of "
-      "medians: ns/op, MB/s, B/op, allocs/op, baseline ns/op and ratio = baseline ns / "
-      "wireseal ns (> 1: wireseal is faster).");
+  command.footer(
+      "Prints one table of medians over the repetitions: wireseal ns/op, MB/s, B/op, allocs/op, "
+      "the baseline's ns/op and ratio = baseline ns / wireseal ns (> 1: wireseal is faster). "
+      "Progress goes to stderr. Benchmark names are suite/op/impl/size, e.g. "
+      "crypto/aes128gcm_seal/openssl/1400.\n\nExamples:\n"
+      "  wireseal bench --out base.json\n"
+      "  wireseal bench --filter 'gcm_(seal|open)/.*/1400$' --profile full\n"
+      "  wireseal bench --compare base.json new.json\n"
+      "  wireseal bench --load base.json --svg throughput.svg\n"
+      "See docs/BENCHMARKING.md.");
   command.add_option("--profile", opt->profile,
                      fmt::format("short: {} repetitions x {} s min time (about a minute); full: "
                                  "{} x {} s",
