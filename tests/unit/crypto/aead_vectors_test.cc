@@ -97,8 +97,8 @@ void check_on_backend(const AeadVector& v, Backend backend, FailureLog& log) {
     std::fill(tag.begin(), tag.end(), std::uint8_t{0});
     s = aead->seal(v.nonce, v.aad, buf, buf, tag);
     if (!s || buf != v.ciphertext || tag != v.tag) {
-      log.fail(where, "seal (in place) " + status_name(s) + ": ct " + to_hex(buf) + " tag " +
-                          to_hex(tag));
+      log.fail(where,
+               "seal (in place) " + status_name(s) + ": ct " + to_hex(buf) + " tag " + to_hex(tag));
     }
     std::fill(out.begin(), out.end(), std::uint8_t{0xa5});
     s = aead->open(v.nonce, v.aad, v.ciphertext, out, v.tag);
@@ -135,8 +135,8 @@ void check_batch_on_backend(const std::vector<const AeadVector*>& group, Backend
   const std::string where = first.origin + " batch of " + std::to_string(group.size()) + " [" +
                             std::string(crypto::to_string(backend)) + "]";
   Aead aead(first.algorithm, first.key,
-            AeadOptions{.tag_len = first.tag.size(), .nonce_len = first.nonce.size(),
-                        .backend = backend});
+            AeadOptions{
+                .tag_len = first.tag.size(), .nonce_len = first.nonce.size(), .backend = backend});
   std::vector<Bytes> outs;
   std::vector<Bytes> tags;
   outs.reserve(group.size());
@@ -186,9 +186,8 @@ std::vector<std::vector<const AeadVector*>> batch_groups(const std::vector<AeadV
   for (const AeadVector& v : vectors) {
     if (!groups.empty()) {
       const AeadVector& head = *groups.back().front();
-      if (groups.back().size() < kMaxGroup && head.algorithm == v.algorithm &&
-          head.key == v.key && head.nonce.size() == v.nonce.size() &&
-          head.tag.size() == v.tag.size()) {
+      if (groups.back().size() < kMaxGroup && head.algorithm == v.algorithm && head.key == v.key &&
+          head.nonce.size() == v.nonce.size() && head.tag.size() == v.tag.size()) {
         groups.back().push_back(&v);
         continue;
       }
@@ -226,12 +225,11 @@ void run_everywhere(const std::string& name, const FileResult& file, int expecte
   }
   EXPECT_EQ(log.count(), 0) << name << ": " << log.count() << " failed checks (first "
                             << FailureLog::kMaxReported << " shown)";
-  report(name, std::to_string(file.vectors.size()) + " vectors run (" +
-                   std::to_string(must_fail) + " must fail), " +
-                   std::to_string(file.not_applicable) + " not applicable, " +
-                   std::to_string(batches) + " batches, on " +
-                   std::to_string(used.size()) + " backends (" +
-                   backend_names(std::vector<Backend>(used.begin(), used.end())) + ")");
+  report(name, std::to_string(file.vectors.size()) + " vectors run (" + std::to_string(must_fail) +
+                   " must fail), " + std::to_string(file.not_applicable) + " not applicable, " +
+                   std::to_string(batches) + " batches, on " + std::to_string(used.size()) +
+                   " backends (" + backend_names(std::vector<Backend>(used.begin(), used.end())) +
+                   ")");
 }
 
 int int_field(const std::map<std::string, std::string>& m, const std::string& key,
@@ -273,7 +271,8 @@ FileResult load_gcm_cavp(const std::string& file, AeadAlgorithm algorithm) {
     // Guard the parser: lengths must agree with the section header.
     EXPECT_EQ(v.nonce.size() * 8, 96u) << where;
     EXPECT_EQ(v.tag.size() * 8, static_cast<std::size_t>(tag_bits)) << where;
-    EXPECT_EQ(v.ciphertext.size() * 8, static_cast<std::size_t>(int_field(r.section, "PTlen", where)))
+    EXPECT_EQ(v.ciphertext.size() * 8,
+              static_cast<std::size_t>(int_field(r.section, "PTlen", where)))
         << where;
     EXPECT_EQ(v.aad.size() * 8, static_cast<std::size_t>(int_field(r.section, "AADlen", where)))
         << where;
@@ -388,19 +387,20 @@ FileResult load_ccm_cavp(const std::string& file, AeadAlgorithm algorithm) {
       EXPECT_EQ(to_hex(payload), "00") << where;
       payload.clear();
     }
-    AeadVector v{.algorithm = algorithm,
-                 .key = from_hex(params.at("Key")),
-                 .nonce = from_hex(params.at("Nonce")),
-                 .aad = aad,
-                 .plaintext = payload,
-                 .ciphertext = Bytes(ct_and_tag.begin(),
-                                     ct_and_tag.end() - static_cast<std::ptrdiff_t>(
-                                                            std::min(tlen, ct_and_tag.size()))),
-                 .tag = Bytes(ct_and_tag.end() -
-                                  static_cast<std::ptrdiff_t>(std::min(tlen, ct_and_tag.size())),
-                              ct_and_tag.end()),
-                 .must_fail = must_fail,
-                 .origin = where};
+    AeadVector v{
+        .algorithm = algorithm,
+        .key = from_hex(params.at("Key")),
+        .nonce = from_hex(params.at("Nonce")),
+        .aad = aad,
+        .plaintext = payload,
+        .ciphertext = Bytes(
+            ct_and_tag.begin(),
+            ct_and_tag.end() - static_cast<std::ptrdiff_t>(std::min(tlen, ct_and_tag.size()))),
+        .tag =
+            Bytes(ct_and_tag.end() - static_cast<std::ptrdiff_t>(std::min(tlen, ct_and_tag.size())),
+                  ct_and_tag.end()),
+        .must_fail = must_fail,
+        .origin = where};
     EXPECT_EQ(v.key.size(), crypto::key_length(algorithm)) << where;
     EXPECT_EQ(v.nonce.size(), nlen) << where;
     EXPECT_EQ(v.aad.size(), alen) << where;
@@ -458,7 +458,8 @@ TEST(AesCcmCavp, DecryptionVerificationVectorsOnEveryBackend) {
 // with "Result = CIPHERFINAL_ERROR" on records whose tag must not verify.
 FileResult load_openssl_chacha(const std::string& file) {
   FileResult result;
-  for (const VectorRecord& r : read_vectors_or_fail(cavp_dir() / "ciphers/ChaCha20Poly1305" / file)) {
+  for (const VectorRecord& r :
+       read_vectors_or_fail(cavp_dir() / "ciphers/ChaCha20Poly1305" / file)) {
     if (!r.has("COUNT")) {
       continue;
     }
@@ -497,10 +498,10 @@ FileResult load_boringssl_aead(const std::filesystem::path& path, AeadAlgorithm 
     if (r.has("ALG")) {
       const std::string& alg = r.get("ALG");
       bool found = false;
-      for (auto a : {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes192Gcm,
-                     AeadAlgorithm::kAes256Gcm, AeadAlgorithm::kAes128Ccm,
-                     AeadAlgorithm::kAes192Ccm, AeadAlgorithm::kAes256Ccm,
-                     AeadAlgorithm::kChaCha20Poly1305}) {
+      for (auto a :
+           {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes192Gcm, AeadAlgorithm::kAes256Gcm,
+            AeadAlgorithm::kAes128Ccm, AeadAlgorithm::kAes192Ccm, AeadAlgorithm::kAes256Ccm,
+            AeadAlgorithm::kChaCha20Poly1305}) {
         std::string upper = crypto::to_string(a);
         std::transform(upper.begin(), upper.end(), upper.begin(),
                        [](char c) { return static_cast<char>(std::toupper(c)); });
@@ -536,16 +537,15 @@ TEST(ChaCha20Poly1305Vectors, OpenSslFileMatchesOnEveryBackend) {
 }
 
 TEST(ChaCha20Poly1305Vectors, BoringSslFileMatchesOnEveryBackend) {
-  const FileResult file =
-      load_boringssl_aead(cavp_dir() / "ciphers/ChaCha20Poly1305/boringssl.txt",
-                          AeadAlgorithm::kChaCha20Poly1305);
+  const FileResult file = load_boringssl_aead(cavp_dir() / "ciphers/ChaCha20Poly1305/boringssl.txt",
+                                              AeadAlgorithm::kChaCha20Poly1305);
   run_everywhere("ChaCha20-Poly1305 boringssl.txt", file, 66);
 }
 
 // RFC 8439 section 2.8.2 and RFC 3610 packet vectors #1 to #4, transcribed into the repository.
 TEST(RfcAeadExamples, MatchOnEveryBackend) {
-  const FileResult file = load_boringssl_aead(vectors_dir() / "aead_rfc.txt",
-                                              AeadAlgorithm::kChaCha20Poly1305);
+  const FileResult file =
+      load_boringssl_aead(vectors_dir() / "aead_rfc.txt", AeadAlgorithm::kChaCha20Poly1305);
   const auto ccm = std::count_if(file.vectors.begin(), file.vectors.end(), [](const AeadVector& v) {
     return v.algorithm == AeadAlgorithm::kAes128Ccm && v.tag.size() == 8 && v.nonce.size() == 13;
   });
@@ -556,8 +556,8 @@ TEST(RfcAeadExamples, MatchOnEveryBackend) {
 // The batch entry points must give the same answers as single calls: run the RFC examples of
 // one key through seal_batch / open_batch on every backend.
 TEST(RfcAeadExamples, BatchCallsMatchSingleCalls) {
-  const FileResult file = load_boringssl_aead(vectors_dir() / "aead_rfc.txt",
-                                              AeadAlgorithm::kChaCha20Poly1305);
+  const FileResult file =
+      load_boringssl_aead(vectors_dir() / "aead_rfc.txt", AeadAlgorithm::kChaCha20Poly1305);
   std::vector<const AeadVector*> ccm;
   for (const AeadVector& v : file.vectors) {
     if (v.algorithm == AeadAlgorithm::kAes128Ccm) {
@@ -585,7 +585,8 @@ TEST(RfcAeadExamples, BatchCallsMatchSingleCalls) {
       EXPECT_TRUE(seal_jobs[i].status) << ccm[i]->origin;
       EXPECT_EQ(to_hex(cts[i]), to_hex(ccm[i]->ciphertext)) << ccm[i]->origin;
       EXPECT_EQ(to_hex(tags[i]), to_hex(ccm[i]->tag)) << ccm[i]->origin;
-      open_jobs.push_back({ccm[i]->nonce, ccm[i]->aad, ccm[i]->ciphertext, pts[i], ccm[i]->tag, {}});
+      open_jobs.push_back(
+          {ccm[i]->nonce, ccm[i]->aad, ccm[i]->ciphertext, pts[i], ccm[i]->tag, {}});
     }
     Bytes bad_tag = ccm[1]->tag;
     bad_tag[0] ^= 1;

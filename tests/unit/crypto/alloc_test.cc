@@ -77,10 +77,10 @@ std::string at(const char* what, Backend b) {
 }
 
 TEST(ZeroAlloc, AeadSealAndOpenOnEveryBackend) {
-  const AeadAlgorithm algorithms[] = {
-      AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes192Gcm, AeadAlgorithm::kAes256Gcm,
-      AeadAlgorithm::kAes128Ccm, AeadAlgorithm::kAes192Ccm, AeadAlgorithm::kAes256Ccm,
-      AeadAlgorithm::kChaCha20Poly1305};
+  const AeadAlgorithm algorithms[] = {AeadAlgorithm::kAes128Gcm,       AeadAlgorithm::kAes192Gcm,
+                                      AeadAlgorithm::kAes256Gcm,       AeadAlgorithm::kAes128Ccm,
+                                      AeadAlgorithm::kAes192Ccm,       AeadAlgorithm::kAes256Ccm,
+                                      AeadAlgorithm::kChaCha20Poly1305};
   int combos = 0;
   for (AeadAlgorithm alg : algorithms) {
     for (Backend b : available_backends(primitive_of(alg))) {
@@ -107,7 +107,7 @@ TEST(ZeroAlloc, AeadSealAndOpenOnEveryBackend) {
           failures += aead.seal(nonce, aad, plaintext, ct, tag) ? 0 : 1;
           failures += aead.open(nonce, aad, ct, pt, tag) ? 0 : 1;
           failures += aead.open(nonce, aad, ct, rejected, bad_tag) ? 1 : 0;  // failure path
-          failures += aead.seal(nonce, aad, ct, ct, tag) ? 0 : 1;      // in place
+          failures += aead.seal(nonce, aad, ct, ct, tag) ? 0 : 1;            // in place
           failures += aead.open(nonce, aad, ct, ct, tag) ? 0 : 1;
         }
         const AllocStats delta = scope.delta();

@@ -119,14 +119,13 @@ TEST(KbkdfCavp, CounterModeVectorsMatchForEveryPrfLocationAndWidth) {
       FAIL() << where << ": unknown CTRLOCATION " << location;
     }
     if (location != "MIDDLE_FIXED") {
-      EXPECT_EQ(before.size() + after.size(), std::stoul(r.get("FixedInputDataByteLen")))
-          << where;
+      EXPECT_EQ(before.size() + after.size(), std::stoul(r.get("FixedInputDataByteLen"))) << where;
     }
     const Bytes expected = r.hex("KO");
     EXPECT_EQ(expected.size() * 8, out_bits) << where;
     Bytes out(out_bits / 8);
-    const Status s = crypto::kbkdf_counter(prf->second, r.hex("KI"), before, after, counter_bits,
-                                           out);
+    const Status s =
+        crypto::kbkdf_counter(prf->second, r.hex("KI"), before, after, counter_bits, out);
     if (!s || out != expected) {
       log.fail(where, prf_name + " " + location + " r=" + std::to_string(counter_bits) + ": " +
                           (s ? to_hex(out) : std::string(to_string(s.error()))) + ", want " +
@@ -183,8 +182,7 @@ Bytes openssl_tls12_prf(HashAlgorithm hash, const Bytes& secret, std::string_vie
       OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest.data(), 0),
       OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SECRET, secret_copy.data(),
                                         secret_copy.size()),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SEED, label_seed.data(),
-                                        label_seed.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SEED, label_seed.data(), label_seed.size()),
       OSSL_PARAM_construct_end()};
   return openssl_kdf(OSSL_KDF_NAME_TLS1_PRF, params, n);
 }
@@ -320,9 +318,9 @@ TEST(SrtpKdf, IndexDivKdrMatchesIndependentAesCmConstruction) {
       const Bytes zeros(want.size());
       ASSERT_EQ(EVP_EncryptInit_ex(ctx, EVP_aes_128_ctr(), nullptr, master_key.data(), iv.data()),
                 1);
-      ASSERT_EQ(EVP_EncryptUpdate(ctx, want.data(), &len, zeros.data(),
-                                  static_cast<int>(zeros.size())),
-                1);
+      ASSERT_EQ(
+          EVP_EncryptUpdate(ctx, want.data(), &len, zeros.data(), static_cast<int>(zeros.size())),
+          1);
       EVP_CIPHER_CTX_free(ctx);
       Bytes out(want.size());
       ASSERT_TRUE(crypto::srtp_kdf(master_key, master_salt,
@@ -386,21 +384,21 @@ TEST(AesCmKeystream, Rfc3711B2MatchesOnEveryBackend) {
       Bytes want;
       for (const Block* b : run) {
         Bytes out(16);
-        ASSERT_TRUE(ctr.apply(std::span<const std::uint8_t, 16>(b->counter.data(), 16),
-                              Bytes(16, 0), out));
+        ASSERT_TRUE(
+            ctr.apply(std::span<const std::uint8_t, 16>(b->counter.data(), 16), Bytes(16, 0), out));
         EXPECT_EQ(to_hex(out), to_hex(b->keystream)) << to_hex(b->counter);
         want.insert(want.end(), b->keystream.begin(), b->keystream.end());
       }
       // The whole run in one call, in place, with a partial final block.
       Bytes buf(want.size() - 3, 0);
-      ASSERT_TRUE(ctr.apply(std::span<const std::uint8_t, 16>(run.front()->counter.data(), 16),
-                            buf, buf));
+      ASSERT_TRUE(
+          ctr.apply(std::span<const std::uint8_t, 16>(run.front()->counter.data(), 16), buf, buf));
       EXPECT_EQ(to_hex(buf), to_hex(std::span(want).first(buf.size())))
           << "run from " << to_hex(run.front()->counter);
     }
   }
-  report("AES-CM RFC 3711 B.2", std::to_string(blocks.size()) + " keystream blocks on " +
-                                    backend_names(backends));
+  report("AES-CM RFC 3711 B.2",
+         std::to_string(blocks.size()) + " keystream blocks on " + backend_names(backends));
 }
 
 // --- SP 800-108 HMAC-SHA256 as SMB 3.x uses it.
@@ -414,15 +412,14 @@ Bytes openssl_kbkdf_hmac_sha256(const Bytes& key, const Bytes& label, const Byte
   Bytes info = context;
   // OpenSSL's KBKDF builds label || 0x00 || context || [L]_32 by default (use-separator = 1,
   // use-l = 1) with a 32-bit counter before it: the SMB construction.
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_MODE, mode.data(), 0),
-                         OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_MAC, mac.data(), 0),
-                         OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest.data(), 0),
-                         OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, k.data(), k.size()),
-                         OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, salt.data(),
-                                                           salt.size()),
-                         OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(),
-                                                           info.size()),
-                         OSSL_PARAM_construct_end()};
+  OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_MODE, mode.data(), 0),
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_MAC, mac.data(), 0),
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest.data(), 0),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, k.data(), k.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, salt.data(), salt.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()),
+      OSSL_PARAM_construct_end()};
   return openssl_kdf(OSSL_KDF_NAME_KBKDF, params, n);
 }
 
@@ -434,9 +431,12 @@ struct SmbKdfCase {
 TEST(Sp800108HmacSha256, MatchesKbkdfCounterAndOpenSslKbkdf) {
   using std::string_view_literals::operator""sv;
   const SmbKdfCase cases[] = {
-      {"SMB2AESCMAC\0"sv, "SmbSign\0"sv},          {"SMB2AESCCM\0"sv, "ServerIn \0"sv},
-      {"SMB2AESCCM\0"sv, "ServerOut\0"sv},         {"SMB2APP\0"sv, "SmbRpc\0"sv},
-      {"SMBSigningKey\0"sv, ""sv},                 {"SMBC2SCipherKey\0"sv, ""sv},
+      {"SMB2AESCMAC\0"sv, "SmbSign\0"sv},
+      {"SMB2AESCCM\0"sv, "ServerIn \0"sv},
+      {"SMB2AESCCM\0"sv, "ServerOut\0"sv},
+      {"SMB2APP\0"sv, "SmbRpc\0"sv},
+      {"SMBSigningKey\0"sv, ""sv},
+      {"SMBC2SCipherKey\0"sv, ""sv},
       {"x"sv, "a much longer context string to cross HMAC blocks, 0123456789abcdef"sv},
   };
   const Bytes keys[] = {pattern(16, 11), pattern(32, 12), pattern(70, 13)};
@@ -451,8 +451,8 @@ TEST(Sp800108HmacSha256, MatchesKbkdfCounterAndOpenSslKbkdf) {
     const Bytes label = bytes_of(c.label);
     for (const Bytes& key : keys) {
       for (std::size_t n : lengths) {
-        const std::string where = "label " + to_hex(label) + " key " +
-                                  std::to_string(key.size()) + " n " + std::to_string(n);
+        const std::string where = "label " + to_hex(label) + " key " + std::to_string(key.size()) +
+                                  " n " + std::to_string(n);
         Bytes out(n);
         if (Status s = crypto::sp800_108_hmac_sha256(key, label, context, out); !s) {
           log.fail(where, std::string("returned ") + to_string(s.error()));
@@ -469,8 +469,8 @@ TEST(Sp800108HmacSha256, MatchesKbkdfCounterAndOpenSslKbkdf) {
         Bytes via_counter(n);
         if (!crypto::kbkdf_counter(KbkdfPrf::kHmacSha256, key, {}, fixed, 32, via_counter) ||
             via_counter != out) {
-          log.fail(where, "kbkdf_counter gives " + to_hex(via_counter) + ", sp800_108 " +
-                              to_hex(out));
+          log.fail(where,
+                   "kbkdf_counter gives " + to_hex(via_counter) + ", sp800_108 " + to_hex(out));
         }
         const Bytes want = openssl_kbkdf_hmac_sha256(key, label, context, n);
         if (want != out) {
@@ -481,8 +481,8 @@ TEST(Sp800108HmacSha256, MatchesKbkdfCounterAndOpenSslKbkdf) {
     }
   }
   EXPECT_EQ(log.count(), 0);
-  report("SP 800-108 HMAC-SHA256 (SMB)", std::to_string(count) +
-                                             " cases vs kbkdf_counter and OpenSSL KBKDF");
+  report("SP 800-108 HMAC-SHA256 (SMB)",
+         std::to_string(count) + " cases vs kbkdf_counter and OpenSSL KBKDF");
 }
 
 }  // namespace

@@ -96,8 +96,8 @@ TEST(AesCmacVectors, NistExamplesMatchOnEveryBackend) {
         check_cmac(v, b, log);
       }
     }
-    report(std::string("AES-CMAC ") + file, std::to_string(vectors.size()) +
-                                                " vectors run on " + backend_names(backends));
+    report(std::string("AES-CMAC ") + file,
+           std::to_string(vectors.size()) + " vectors run on " + backend_names(backends));
   }
   EXPECT_EQ(log.count(), 0);
   // The TDES file is not applicable: wireseal's CMAC is AES only. Count it so it is visible.
@@ -231,8 +231,10 @@ TEST(AesGmacVectors, GcmRecordsWithEmptyPlaintextMatchOnEveryBackend) {
   const std::vector<Backend> backends = available_backends(Primitive::kAesGcm);
   ASSERT_FALSE(backends.empty());
   FailureLog log;
-  const GmacFile files[] = {{"gcmEncryptExtIV128.rsp", 525}, {"gcmEncryptExtIV256.rsp", 525},
-                            {"gcmDecrypt128.rsp", 525},      {"gcmDecrypt256.rsp", 525}};
+  const GmacFile files[] = {{"gcmEncryptExtIV128.rsp", 525},
+                            {"gcmEncryptExtIV256.rsp", 525},
+                            {"gcmDecrypt128.rsp", 525},
+                            {"gcmDecrypt256.rsp", 525}};
   for (const GmacFile& f : files) {
     std::size_t run = 0;
     std::size_t must_fail = 0;
@@ -278,7 +280,8 @@ TEST(AesGmacVectors, GcmRecordsWithEmptyPlaintextMatchOnEveryBackend) {
     }
     report(std::string("AES-GMAC ") + f.name,
            std::to_string(run) + " vectors run (" + std::to_string(must_fail) + " must fail), " +
-               std::to_string(other) + " other records (not 96-bit-IV GMAC: IVlen != 96 or PTlen != 0), on " +
+               std::to_string(other) +
+               " other records (not 96-bit-IV GMAC: IVlen != 96 or PTlen != 0), on " +
                backend_names(backends));
   }
   EXPECT_EQ(log.count(), 0);

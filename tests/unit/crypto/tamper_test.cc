@@ -420,8 +420,7 @@ TEST(MacTamper, AesCmacRejectsEveryBitFlip) {
                                   std::to_string(size);
         auto verify = [&](const Bytes& m, const Bytes& t) { return cmac.verify(m, t); };
         check_mac_tamper(verify, message, tag, where, log);
-        check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 8), where + " (8)",
-                         log);
+        check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 8), where + " (8)", log);
         Bytes longer = tag;
         longer.push_back(0);
         if (cmac.verify(message, longer)) {
@@ -442,8 +441,8 @@ TEST(MacTamper, AesGmacRejectsEveryBitFlipOfMessageTagAndNonce) {
         const Bytes nonce = pattern(12, 9);
         const Bytes message = pattern(size, 6);
         Bytes tag(16);
-        ASSERT_TRUE(gmac.compute(std::span<const std::uint8_t, 12>(nonce.data(), 12), message,
-                                 tag));
+        ASSERT_TRUE(
+            gmac.compute(std::span<const std::uint8_t, 12>(nonce.data(), 12), message, tag));
         const std::string where = "AES-GMAC-" + std::to_string(key_len * 8) + " [" +
                                   std::string(crypto::to_string(b)) + "] size " +
                                   std::to_string(size);
@@ -485,8 +484,7 @@ TEST(MacTamper, HmacRejectsEveryBitFlipForEveryHash) {
       auto verify = [&](const Bytes& m, const Bytes& t) { return hmac.verify(m, t); };
       check_mac_tamper(verify, message, tag, where, log);
       // SRTP's 80- and 32-bit truncations.
-      check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 10), where + " (10)",
-                       log);
+      check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 10), where + " (10)", log);
       check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 4), where + " (4)", log);
       Bytes longer = tag;
       longer.push_back(0);
