@@ -20,7 +20,6 @@ namespace {
 
 using namespace aesni;
 
-constexpr std::size_t kMaxLanes = AeadImpl::kMaxLanes;
 
 // Counter produces the CTR blocks A_i = flags || nonce || [i]_q, starting at i = 1.
 class Counter {
@@ -177,7 +176,7 @@ class NativeCcm final : public AeadImpl {
   template <int R>
   static void finish_tags(const RoundKeys<R>& rk, const Lane* lanes, std::size_t num_lanes,
                           std::uint8_t (*tags)[16]) noexcept {
-    __m128i s0[kMaxLanes];
+    __m128i s0[AeadImpl::kMaxLanes];
     for (std::size_t i = 0; i < num_lanes; ++i) {
       s0[i] = lanes[i].ctr.a0();
     }
@@ -190,11 +189,11 @@ class NativeCcm final : public AeadImpl {
   template <int R>
   void seal_many(SealJob* const* jobs, std::size_t num_jobs) const noexcept {
     const RoundKeys<R> rk(ks_.rk);
-    Lane lanes[kMaxLanes];
+    Lane lanes[AeadImpl::kMaxLanes];
     start_lanes(rk, jobs, num_jobs, lanes);
-    __m128i blocks[2 * kMaxLanes];
-    __m128i plain[kMaxLanes];
-    std::size_t idx[kMaxLanes];
+    __m128i blocks[2 * AeadImpl::kMaxLanes];
+    __m128i plain[AeadImpl::kMaxLanes];
+    std::size_t idx[AeadImpl::kMaxLanes];
     for (std::size_t m; (m = active(lanes, num_jobs, idx)) != 0;) {
       for (std::size_t j = 0; j < m; ++j) {
         Lane& l = lanes[idx[j]];
@@ -214,7 +213,7 @@ class NativeCcm final : public AeadImpl {
         l.advance();
       }
     }
-    std::uint8_t tags[kMaxLanes][16];
+    std::uint8_t tags[AeadImpl::kMaxLanes][16];
     finish_tags(rk, lanes, num_jobs, tags);
     for (std::size_t i = 0; i < num_jobs; ++i) {
       std::memcpy(jobs[i]->tag.data(), tags[i], tag_len_);
@@ -224,10 +223,10 @@ class NativeCcm final : public AeadImpl {
   template <int R>
   std::uint32_t open_many(OpenJob* const* jobs, std::size_t num_jobs) const noexcept {
     const RoundKeys<R> rk(ks_.rk);
-    Lane lanes[kMaxLanes];
+    Lane lanes[AeadImpl::kMaxLanes];
     start_lanes(rk, jobs, num_jobs, lanes);
-    __m128i blocks[kMaxLanes];
-    std::size_t idx[kMaxLanes];
+    __m128i blocks[AeadImpl::kMaxLanes];
+    std::size_t idx[AeadImpl::kMaxLanes];
     for (std::size_t m; (m = active(lanes, num_jobs, idx)) != 0;) {
       for (std::size_t j = 0; j < m; ++j) {
         blocks[j] = lanes[idx[j]].ctr.next();
@@ -251,7 +250,7 @@ class NativeCcm final : public AeadImpl {
         lanes[idx[j]].advance();
       }
     }
-    std::uint8_t tags[kMaxLanes][16];
+    std::uint8_t tags[AeadImpl::kMaxLanes][16];
     finish_tags(rk, lanes, num_jobs, tags);
     std::uint32_t ok = 0;
     for (std::size_t i = 0; i < num_jobs; ++i) {
