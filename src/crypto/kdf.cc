@@ -56,10 +56,11 @@ Status srtp_kdf(std::span<const std::uint8_t> master_key, std::span<const std::u
       master_salt.size() > 14) {
     return Error::kInvalidArgument;
   }
-  // RFC 3711 §4.3.1: key_id = label || r (r is 48 bits), x = key_id XOR master_salt, both
-  // right-aligned in 112 bits; the AES-CM IV is x * 2^16.
+  // RFC 3711 §4.3.1: key_id = label || r (r is 48 bits), x = key_id XOR master_salt in 112
+  // bits; the AES-CM IV is x * 2^16. A shorter salt (RFC 7714's 96-bit AEAD salt) fills the
+  // leading bytes and is followed by zeros, as libsrtp does and RFC 9335's examples confirm.
   std::uint8_t iv[16] = {};
-  std::memcpy(iv + 14 - master_salt.size(), master_salt.data(), master_salt.size());
+  std::memcpy(iv, master_salt.data(), master_salt.size());
   iv[7] ^= static_cast<std::uint8_t>(label);
   for (int i = 0; i < 6; ++i) {
     iv[13 - i] ^= static_cast<std::uint8_t>(index_div_kdr >> (8 * i));

@@ -32,8 +32,8 @@ enum class SrtpKdfLabel : std::uint8_t {
 
 // srtp_kdf fills `out` with the AES-CM keystream at x = (label || r) XOR master_salt, where
 // r = index DIV key_derivation_rate (0 when the rate is 0, the WebRTC case). `master_key` is
-// 16, 24 or 32 bytes; `master_salt` at most 14 bytes (12 for RFC 7714 AEAD), right-aligned
-// into 112 bits as RFC 3711 says.
+// 16, 24 or 32 bytes; `master_salt` at most 14 bytes. A 12-byte RFC 7714 AEAD salt occupies
+// the first 12 of the 14 bytes, followed by two zero bytes (libsrtp's and RFC 9335's reading).
 Status srtp_kdf(std::span<const std::uint8_t> master_key, std::span<const std::uint8_t> master_salt,
                 SrtpKdfLabel label, std::span<std::uint8_t> out,
                 std::uint64_t index_div_kdr = 0) noexcept;

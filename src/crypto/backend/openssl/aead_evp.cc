@@ -77,20 +77,24 @@ class EvpAead final : public AeadImpl {
 };
 
 // EvpCcm: CCM needs the total length before the AAD and the tag before decrypting.
+//
+// Opening does not use OpenSSL's CCM decryption: on a wrong tag its provider raises an error,
+// which allocates and leaves an entry on the caller's thread error queue, so forged packets
+// would cost heap allocations. Instead the payload is decrypted with AES-CTR from counter 1,
+// re-sealed to recompute the tag, and decrypted again (three passes: this backend is the
+// reference and the fallback on CPUs without AES-NI, not the fast path).
 class EvpCcm final : public AeadImpl {
  public:
   EvpCcm(const EVP_CIPHER* cipher, Bytes key, std::size_t tag_len, std::size_t nonce_len)
-      : enc_(new_cipher_ctx()), dec_(new_cipher_ctx()), tag_len_(tag_len) {
-    for (EVP_CIPHER_CTX* ctx : {enc_.get(), dec_.get()}) {
-      set_up_check(EVP_CipherInit_ex(ctx, cipher, nullptr, nullptr, nullptr, ctx == enc_.get()),
-                   "EVP_CipherInit_ex");
-      set_up_check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
-                   "CCM IV length");
-      set_up_check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, to_int(tag_len), nullptr),
-                   "CCM tag length");
-      set_up_check(EVP_CipherInit_ex(ctx, nullptr, nullptr, key.data(), nullptr, -1),
-                   "CCM key");
-    }
+      : enc_(new_cipher_ctx()), ctr_(new_cipher_ctx()), tag_len_(tag_len), nonce_len_(nonce_len) {
+    set_up_check(EVP_EncryptInit_ex(enc_.get(), cipher, nullptr, nullptr, nullptr), "EVP_EncryptInit_ex");
+    set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
+                 "CCM IV length");
+    set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_TAG, to_int(tag_len), nullptr),
+                 "CCM tag length");
+    set_up_check(EVP_EncryptInit_ex(enc_.get(), nullptr, nullptr, key.data(), nullptr), "CCM key");
+    set_up_check(EVP_EncryptInit_ex(ctr_.get(), aes_cipher("CTR", key.size()), nullptr, key.data(), nullptr),
+                 "CTR key");
   }
 
   void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
@@ -110,25 +114,29 @@ class EvpCcm final : public AeadImpl {
   }
 
   bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
-    EVP_CIPHER_CTX* ctx = dec_.get();
-    int len = 0;
+    // A_1 = flags (q - 1) || nonce || counter 1 (SP 800-38C A.3).
+    std::uint8_t a1[16] = {};
+    a1[0] = static_cast<std::uint8_t>(15 - nonce_len_ - 1);
+    std::memcpy(a1 + 1, nonce.data(), nonce_len_);
+    a1[15] = 1;
+    ctr(a1, in.data(), out.data(), in.size());                   // out = plaintext
     std::uint8_t expected[16];
-    std::memcpy(expected, tag.data(), tag_len_);
-    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, to_int(tag_len_), expected);
-    EVP_DecryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce.data());
-    EVP_DecryptUpdate(ctx, nullptr, &len, nullptr, to_int(in.size()));
-    if (!aad.empty()) {
-      EVP_DecryptUpdate(ctx, nullptr, &len, aad.data(), to_int(aad.size()));
-    }
-    std::uint8_t dummy = 0;
-    return EVP_DecryptUpdate(ctx, in.empty() ? &dummy : out.data(), &len,
-                             in.empty() ? &dummy : in.data(), to_int(in.size())) == 1;
+    seal(nonce, aad, {out.data(), in.size()}, out, {expected, tag_len_});  // out = ciphertext
+    ctr(a1, out.data(), out.data(), in.size());                  // out = plaintext again
+    return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
   }
 
  private:
+  void ctr(const std::uint8_t* counter_block, const std::uint8_t* in, std::uint8_t* out,
+           std::size_t len) noexcept {
+    EVP_EncryptInit_ex(ctr_.get(), nullptr, nullptr, nullptr, counter_block);
+    update_chunked(ctr_.get(), out, in, len);
+  }
+
   EvpCipherCtx enc_;
-  EvpCipherCtx dec_;
+  EvpCipherCtx ctr_;
   std::size_t tag_len_;
+  std::size_t nonce_len_;
 };
 
 }  // namespace

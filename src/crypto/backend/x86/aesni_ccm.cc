@@ -25,27 +25,28 @@ using namespace aesni;
 class Counter {
  public:
   Counter() noexcept = default;
-  Counter(const std::uint8_t* nonce, std::size_t nonce_len) noexcept : q_(15 - nonce_len) {
+  Counter(const std::uint8_t* nonce, std::size_t nonce_len) noexcept {
+    const std::size_t q = 15 - nonce_len;
     alignas(16) std::uint8_t a0[16] = {};
-    a0[0] = static_cast<std::uint8_t>(q_ - 1);
+    a0[0] = static_cast<std::uint8_t>(q - 1);
     std::memcpy(a0 + 1, nonce, nonce_len);
     a0_ = _mm_load_si128(reinterpret_cast<const __m128i*>(a0));
+    // The counter field is the last q bytes; at most 8 of them can be non-zero (i < 2^64).
+    const std::size_t counter_bytes = q < 8 ? q : 8;
+    mask_ = _mm_set_epi64x(static_cast<long long>(~0ULL << (8 * (8 - counter_bytes))), 0);
+    base_ = _mm_andnot_si128(mask_, a0_);
   }
   __m128i next() noexcept {
     ++i_;
-    // The counter field is at most 8 bytes here (messages < 2^64), written big-endian at the
-    // end of the block; bytes beyond q stay as the nonce.
-    const __m128i be_count =
-        _mm_set_epi64x(static_cast<long long>(__builtin_bswap64(i_)), 0);
-    const __m128i mask = q_ >= 8 ? _mm_set_epi64x(-1, 0)
-                                 : _mm_set_epi64x(static_cast<long long>(~0ULL << (8 * (8 - q_))), 0);
-    return _mm_or_si128(_mm_andnot_si128(mask, a0_), _mm_and_si128(mask, be_count));
+    const __m128i be_count = _mm_set_epi64x(static_cast<long long>(__builtin_bswap64(i_)), 0);
+    return _mm_or_si128(base_, _mm_and_si128(mask_, be_count));
   }
   __m128i a0() const noexcept { return a0_; }
 
  private:
   __m128i a0_ = _mm_setzero_si128();
-  std::size_t q_ = 0;
+  __m128i base_ = _mm_setzero_si128();
+  __m128i mask_ = _mm_setzero_si128();
   std::uint64_t i_ = 0;
 };
 
@@ -172,6 +173,72 @@ class NativeCcm final : public AeadImpl {
     return m;
   }
 
+  // common_full_blocks is the number of whole blocks every listed lane still has.
+  static std::size_t common_full_blocks(const Lane* lanes, const std::size_t* idx, std::size_t m) noexcept {
+    std::size_t steps = lanes[idx[0]].len / 16;
+    for (std::size_t j = 1; j < m; ++j) {
+      const std::size_t s = lanes[idx[j]].len / 16;
+      steps = s < steps ? s : steps;
+    }
+    return steps;
+  }
+
+  // seal_steps advances M lanes by `steps` whole blocks: per step, M MAC blocks and M counter
+  // blocks go through the rounds together (2M independent AES chains).
+  template <int R, std::size_t M>
+  static void seal_steps(const RoundKeys<R>& rk, Lane* lanes, const std::size_t* idx,
+                         std::size_t steps) noexcept {
+    Lane* l[M];
+    __m128i mac[M];
+    for (std::size_t j = 0; j < M; ++j) {
+      l[j] = &lanes[idx[j]];
+      mac[j] = l[j]->mac;
+    }
+    for (std::size_t s = 0; s < steps; ++s) {
+      __m128i blocks[2 * M];
+      __m128i plain[M];
+      for (std::size_t j = 0; j < M; ++j) {
+        plain[j] = load(l[j]->src + 16 * s);
+        blocks[2 * j] = _mm_xor_si128(mac[j], plain[j]);
+        blocks[2 * j + 1] = l[j]->ctr.next();
+      }
+      encrypt_n<R, static_cast<int>(2 * M)>(rk, blocks);
+      for (std::size_t j = 0; j < M; ++j) {
+        mac[j] = blocks[2 * j];
+        store(l[j]->dst + 16 * s, _mm_xor_si128(plain[j], blocks[2 * j + 1]));
+      }
+    }
+    for (std::size_t j = 0; j < M; ++j) {
+      l[j]->mac = mac[j];
+      l[j]->src += 16 * steps;
+      l[j]->dst += 16 * steps;
+      l[j]->len -= 16 * steps;
+    }
+  }
+
+  template <int R>
+  static void seal_steps_dispatch(const RoundKeys<R>& rk, Lane* lanes, const std::size_t* idx,
+                                  std::size_t m, std::size_t steps) noexcept {
+    switch (m) {
+      case 1:
+        return seal_steps<R, 1>(rk, lanes, idx, steps);
+      case 2:
+        return seal_steps<R, 2>(rk, lanes, idx, steps);
+      case 3:
+        return seal_steps<R, 3>(rk, lanes, idx, steps);
+      case 4:
+        return seal_steps<R, 4>(rk, lanes, idx, steps);
+      case 5:
+        return seal_steps<R, 5>(rk, lanes, idx, steps);
+      case 6:
+        return seal_steps<R, 6>(rk, lanes, idx, steps);
+      case 7:
+        return seal_steps<R, 7>(rk, lanes, idx, steps);
+      default:
+        return seal_steps<R, 8>(rk, lanes, idx, steps);
+    }
+  }
+
   // finish_tags computes every lane's T XOR E(A0), the A0 encryptions interleaved.
   template <int R>
   static void finish_tags(const RoundKeys<R>& rk, const Lane* lanes, std::size_t num_lanes,
@@ -195,6 +262,12 @@ class NativeCcm final : public AeadImpl {
     __m128i plain[AeadImpl::kMaxLanes];
     std::size_t idx[AeadImpl::kMaxLanes];
     for (std::size_t m; (m = active(lanes, num_jobs, idx)) != 0;) {
+      // Whole blocks that every active lane still has run in a fixed-width loop.
+      const std::size_t steps = common_full_blocks(lanes, idx, m);
+      if (steps != 0) {
+        seal_steps_dispatch(rk, lanes, idx, m, steps);
+        continue;
+      }
       for (std::size_t j = 0; j < m; ++j) {
         Lane& l = lanes[idx[j]];
         plain[j] = l.len >= 16 ? load(l.src) : load_partial(l.src, l.len);
