@@ -1,5 +1,6 @@
 // Classic pcap writing of UDP datagrams over Ethernet or raw IP, with valid checksums so
 // Wireshark shows no warnings.
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/bytes.h"
