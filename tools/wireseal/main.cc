@@ -13,6 +13,8 @@ constexpr wireseal::cli::Subcommand kSubcommands[] = {
      &wireseal::cli::set_up_bench},
     {"version", "Print the version, compiler and the backend chosen for each primitive",
      &wireseal::cli::set_up_version},
+    {"dtls", "DTLS 1.2 tools: decrypt the records of a capture with an NSS key log",
+     &wireseal::cli::set_up_dtls},
 };
 
 }  // namespace

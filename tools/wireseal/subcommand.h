@@ -19,5 +19,6 @@ struct Subcommand {
 
 Run set_up_bench(CLI::App& command);
 Run set_up_version(CLI::App& command);
+Run set_up_dtls(CLI::App& command);
 
 }  // namespace wireseal::cli
