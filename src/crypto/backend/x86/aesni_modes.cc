@@ -91,7 +91,7 @@ void cbc_encrypt_blocks(const KeySchedule& ks, const std::uint8_t* iv, const std
   const RoundKeys<R> rk(ks.rk);
   __m128i chain = load(iv);
   for (std::size_t off = 0; off < len; off += 16) {
-    chain = encrypt_block(rk, _mm_xor_si128(chain, load(in + off)));
+    chain = encrypt_whitened(rk, _mm_xor_si128(chain, _mm_xor_si128(load(in + off), rk.k[0])));
     store(out + off, chain);
   }
 }
@@ -210,7 +210,7 @@ class NativeCmac final : public CmacImpl {
     __m128i mac = _mm_setzero_si128();
     // All but the last block (the last one, complete or not, gets a subkey).
     while (len > 16) {
-      mac = encrypt_block(rk, _mm_xor_si128(mac, load(p)));
+      mac = encrypt_whitened(rk, _mm_xor_si128(mac, _mm_xor_si128(load(p), rk.k[0])));
       p += 16;
       len -= 16;
     }
