@@ -121,8 +121,23 @@ std::size_t RecordSealer::max_plaintext_size(std::size_t record_len) const noexc
   return n;
 }
 
-Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::uint8_t> plaintext,
-                                       std::span<std::uint8_t> out) noexcept {
+// Framed is a record whose header, explicit nonce and inner plaintext are in place and whose
+// protection inputs are ready: what remains is the cryptography.
+struct RecordSealer::Framed {
+  Layout layout;
+  std::uint64_t epoch_seq;
+  std::size_t n;                            // inner plaintext length
+  std::span<const std::uint8_t> content;    // bytes to protect (plaintext, or the framed payload)
+  std::uint8_t* payload;                    // where the protected body goes
+  std::uint8_t* record_iv;                  // explicit nonce (AEAD) or CBC IV
+  ContentType aad_type;
+  std::uint8_t nonce[12];
+  std::uint8_t aad[kMaxAadSize];
+  std::size_t aad_len;
+};
+
+Status RecordSealer::frame(ContentType type, std::span<const std::uint8_t> plaintext,
+                           std::span<std::uint8_t> out, Framed& f) noexcept {
   if (plaintext.size() > kMaxPlaintext) {
     return Error::kInvalidArgument;
   }
@@ -131,89 +146,142 @@ Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::ui
   }
   const RecordCipherInfo& c = crypto_->info();
   const std::span<const std::uint8_t> cid = options_.cid.bytes();
-  const std::size_t n = cid.empty() ? plaintext.size() : plaintext.size() + 1 + options_.cid_padding;
-  const Layout l = layout(c, options_.encrypt_then_mac, cid.size(), n);
-  if (out.size() < l.total()) {
+  f.n = cid.empty() ? plaintext.size() : plaintext.size() + 1 + options_.cid_padding;
+  f.layout = layout(c, options_.encrypt_then_mac, cid.size(), f.n);
+  if (out.size() < f.layout.total()) {
     return Error::kBufferTooSmall;
   }
-  std::uint8_t* payload = out.data() + l.header + l.prefix;
-  const bool in_place = plaintext.data() == payload;
-  if (!in_place && wireseal::detail::overlaps(plaintext.data(), plaintext.size(), out.data(), l.total())) {
+  f.record_iv = out.data() + f.layout.header;
+  f.payload = f.record_iv + f.layout.prefix;
+  const bool in_place = plaintext.data() == f.payload;
+  if (!in_place &&
+      wireseal::detail::overlaps(plaintext.data(), plaintext.size(), out.data(), f.layout.total())) {
     return Error::kAliasing;
   }
-  const std::uint64_t es = epoch_seq(epoch_, next_sequence_);
+  f.epoch_seq = epoch_seq(epoch_, next_sequence_);
   write_header(type, options_.version, epoch_, next_sequence_, cid,
-               static_cast<std::uint16_t>(l.fragment()), out.data());
+               static_cast<std::uint16_t>(f.layout.fragment()), out.data());
   // The inner plaintext is the content, then (with a CID) the real type and zero padding.
-  std::span<const std::uint8_t> content = plaintext;
-  if (!cid.empty()) {
+  // Only AEADs can encrypt from a separate source buffer; everything else is framed in place.
+  f.content = plaintext;
+  if (!cid.empty() || (c.kind != CipherKind::kAead && !in_place)) {
     if (!in_place && !plaintext.empty()) {
-      std::memcpy(payload, plaintext.data(), plaintext.size());
+      std::memcpy(f.payload, plaintext.data(), plaintext.size());
     }
-    payload[plaintext.size()] = static_cast<std::uint8_t>(type);
-    std::memset(payload + plaintext.size() + 1, 0, options_.cid_padding);
-    content = {payload, n};
+    if (!cid.empty()) {
+      f.payload[plaintext.size()] = static_cast<std::uint8_t>(type);
+      std::memset(f.payload + plaintext.size() + 1, 0, options_.cid_padding);
+    }
+    f.content = {f.payload, f.n};
   }
-  const ContentType aad_type = cid.empty() ? type : ContentType::kTls12Cid;
-  std::uint8_t aad[kMaxAadSize];
-
-  switch (c.kind) {
-    case CipherKind::kAead: {
-      std::uint8_t* explicit_nonce = out.data() + l.header;
-      if (c.explicit_nonce_len != 0) {
-        store_be64(explicit_nonce, es);  // RFC 5288 §3: the sequence number, never random
-      }
-      std::uint8_t nonce[12];
-      crypto_->nonce(es, explicit_nonce, nonce);
-      const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, n, aad);
-      if (Status s = crypto_->aead->seal(nonce, {aad, aad_len}, content, {payload, n}, {payload + n, c.tag_len});
-          !s) {
-        return s.error();
-      }
-      break;
+  f.aad_type = cid.empty() ? type : ContentType::kTls12Cid;
+  if (c.kind == CipherKind::kAead) {
+    if (c.explicit_nonce_len != 0) {
+      store_be64(f.record_iv, f.epoch_seq);  // RFC 5288 §3: the sequence number, never random
     }
+    crypto_->nonce(f.epoch_seq, f.record_iv, f.nonce);
+    f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, f.n, f.aad);
+  }
+  ++next_sequence_;
+  return {};
+}
+
+void RecordSealer::seal_framed(Framed& f) noexcept {
+  const RecordCipherInfo& c = crypto_->info();
+  const std::span<const std::uint8_t> cid = options_.cid.bytes();
+  const std::size_t n = f.n;
+  std::uint8_t* payload = f.payload;
+  switch (c.kind) {
+    case CipherKind::kAead:
+      // Sizes and aliasing were checked by frame(); the AEAD cannot fail here.
+      (void)crypto_->aead->seal(f.nonce, {f.aad, f.aad_len}, f.content, {payload, n},
+                                {payload + n, c.tag_len});
+      break;
     case CipherKind::kCbc: {
-      std::uint8_t* iv = out.data() + l.header;
+      std::uint8_t* iv = f.record_iv;
       options_.random({iv, kCbcIvSize});
-      if (!in_place && cid.empty() && !plaintext.empty()) {
-        std::memcpy(payload, plaintext.data(), plaintext.size());
-      }
-      std::size_t enc_len = 0;
+      crypto::Hmac::Stream mac = crypto_->hmac->begin();
       if (options_.encrypt_then_mac) {
-        enc_len = write_cbc_padding(payload, n);
+        const std::size_t enc_len = write_cbc_padding(payload, n);
         (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
                                     {payload, enc_len});
-        const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, kCbcIvSize + enc_len, aad);
-        crypto::Hmac::Stream mac = crypto_->hmac->begin();
-        mac.update({aad, aad_len});
+        f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, kCbcIvSize + enc_len, f.aad);
+        mac.update({f.aad, f.aad_len});
         mac.update({iv, kCbcIvSize + enc_len});
         (void)mac.finish({payload + enc_len, c.tag_len});
       } else {
-        const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, n, aad);
-        crypto::Hmac::Stream mac = crypto_->hmac->begin();
-        mac.update({aad, aad_len});
+        f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, n, f.aad);
+        mac.update({f.aad, f.aad_len});
         mac.update({payload, n});
         (void)mac.finish({payload + n, c.tag_len});
-        enc_len = write_cbc_padding(payload, n + c.tag_len);
+        const std::size_t enc_len = write_cbc_padding(payload, n + c.tag_len);
         (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
                                     {payload, enc_len});
       }
       break;
     }
     case CipherKind::kNull: {
-      if (!in_place && cid.empty() && !plaintext.empty()) {
-        std::memcpy(payload, plaintext.data(), plaintext.size());
-      }
-      const std::size_t aad_len = build_aad(es, aad_type, options_.version, cid, n, aad);
+      f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, n, f.aad);
       crypto::Hmac::Stream mac = crypto_->hmac->begin();
-      mac.update({aad, aad_len});
+      mac.update({f.aad, f.aad_len});
       mac.update({payload, n});
       (void)mac.finish({payload + n, c.tag_len});
       break;
     }
   }
-  ++next_sequence_;
-  return l.total();
+}
+
+Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::uint8_t> plaintext,
+                                       std::span<std::uint8_t> out) noexcept {
+  Framed f;
+  if (Status s = frame(type, plaintext, out, f); !s) {
+    return s.error();
+  }
+  seal_framed(f);
+  return f.layout.total();
+}
+
+void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {
+  if (crypto_->info().kind != CipherKind::kAead) {
+    for (Job& job : jobs) {
+      Result<std::size_t> r = seal(job.type, job.plaintext, job.out);
+      job.status = r ? Status{} : Status{r.error()};
+      job.record_len = r ? *r : 0;
+    }
+    return;
+  }
+  // Frame up to kGroup records, then seal their AEAD bodies in one crypto-core batch.
+  constexpr std::size_t kGroup = 8;
+  Framed framed[kGroup];
+  crypto::SealJob aead_jobs[kGroup];
+  Job* owners[kGroup];
+  std::size_t count = 0;
+  const std::size_t tag_len = crypto_->info().tag_len;
+  auto flush = [&] {
+    crypto_->aead->seal_batch({aead_jobs, count});
+    for (std::size_t i = 0; i < count; ++i) {
+      owners[i]->status = aead_jobs[i].status;
+      owners[i]->record_len = aead_jobs[i].status ? framed[i].layout.total() : 0;
+    }
+    count = 0;
+  };
+  for (Job& job : jobs) {
+    Framed& f = framed[count];
+    job.status = frame(job.type, job.plaintext, job.out, f);
+    if (!job.status) {
+      job.record_len = 0;
+      continue;
+    }
+    aead_jobs[count] = crypto::SealJob{f.nonce, {f.aad, f.aad_len}, f.content, {f.payload, f.n},
+                                       {f.payload + f.n, tag_len}, {}};
+    owners[count++] = &job;
+    if (count == kGroup) {
+      flush();
+    }
+  }
+  if (count != 0) {
+    flush();
+  }
 }
 
 // ----------------------------------------------------------------------------- opening

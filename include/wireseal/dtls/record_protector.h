@@ -99,7 +99,25 @@ class RecordSealer {
   Result<std::size_t> seal(ContentType type, std::span<const std::uint8_t> plaintext,
                            std::span<std::uint8_t> out) noexcept;
 
+  // RecordSealJob is one record of seal_batch; `status` and `record_len` are written by it.
+  struct Job {
+    ContentType type;
+    std::span<const std::uint8_t> plaintext;
+    std::span<std::uint8_t> out;
+    Status status;
+    std::size_t record_len = 0;
+  };
+  // seal_batch seals the jobs in order (consecutive sequence numbers for the successful ones),
+  // exactly as calling seal() per job would, but hands AEAD work to the crypto core in groups
+  // so that multi-buffer kernels (AES-CCM: 8 CBC-MAC chains at once) can interleave records.
+  void seal_batch(std::span<Job> jobs) noexcept;
+
  private:
+  struct Framed;
+  Status frame(ContentType type, std::span<const std::uint8_t> plaintext, std::span<std::uint8_t> out,
+               Framed& framed) noexcept;
+  void seal_framed(Framed& framed) noexcept;
+
   std::unique_ptr<detail::RecordCrypto> crypto_;
   RecordOptions options_;
   std::uint16_t epoch_;

@@ -141,6 +141,50 @@ TEST_P(RecordRoundTrip, MaxPlaintextSizeIsTheLargestThatFits) {
   }
 }
 
+TEST_P(RecordRoundTrip, SealBatchEqualsOneAtATimeAndOpens) {
+  // Deterministic CBC IVs so the two sealers must produce identical bytes.
+  std::uint64_t counter_a = 0;
+  std::uint64_t counter_b = 0;
+  auto fill = [](void* ctx, std::span<std::uint8_t> out) noexcept {
+    auto* c = static_cast<std::uint64_t*>(ctx);
+    for (auto& b : out) {
+      b = static_cast<std::uint8_t>(++*c);
+    }
+  };
+  options_.random = RandomSource{fill, &counter_a};
+  RecordSealer batch = sealer(100);
+  options_.random = RandomSource{fill, &counter_b};
+  RecordSealer single = sealer(100);
+  RecordOpener o = opener();
+  const std::size_t sizes[] = {0, 1, 16, 100, 1400, 1400, 1400, 1400, 17, 1200, 3, 1400};
+  std::vector<Bytes> plaintexts, batch_out, single_out;
+  std::vector<RecordSealer::Job> jobs;
+  for (std::size_t n : sizes) {
+    plaintexts.emplace_back(n, static_cast<std::uint8_t>(n));
+    batch_out.emplace_back(batch.sealed_size(n));
+    single_out.emplace_back(single.sealed_size(n));
+  }
+  batch_out[5].resize(10);  // one job with a too-small buffer fails alone, using no sequence
+  for (std::size_t i = 0; i < plaintexts.size(); ++i) {
+    jobs.push_back({ContentType::kApplicationData, plaintexts[i], batch_out[i], {}, 0});
+  }
+  batch.seal_batch(jobs);
+  for (std::size_t i = 0; i < plaintexts.size(); ++i) {
+    if (i == 5) {
+      EXPECT_EQ(jobs[i].status.error(), Error::kBufferTooSmall);
+      continue;
+    }
+    ASSERT_TRUE(jobs[i].status) << i;
+    Result<std::size_t> len = single.seal(ContentType::kApplicationData, plaintexts[i], single_out[i]);
+    ASSERT_TRUE(len);
+    ASSERT_EQ(jobs[i].record_len, *len);
+    ASSERT_EQ(batch_out[i], single_out[i]) << "record " << i;
+    Result<OpenedRecord> r = o.open(batch_out[i]);
+    ASSERT_TRUE(r) << i;
+    EXPECT_EQ(Bytes(r->plaintext.begin(), r->plaintext.end()), plaintexts[i]);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCiphers, RecordRoundTrip, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(RecordSealer, RefusesToWrapTheSequenceNumber) {
