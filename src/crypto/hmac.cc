@@ -12,6 +12,8 @@
 #include <cstring>
 
 #include "common/ct.h"
+#include "crypto/hmac_sha1_lanes.h"
+#include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {
 namespace {
@@ -179,6 +181,51 @@ Status Hmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8
   Stream s = begin();
   s.update(message);
   return s.finish(out);
+}
+
+void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
+  const std::size_t digest = digest_len();
+  // Validate first; valid SHA-1 jobs go to the multi-buffer kernel in groups.
+  HmacJob* lanes[16];
+  std::size_t count = 0;
+  const bool multi = hash_ == HashAlgorithm::kSha1 && cpu_features().sha_ni;
+  std::uint32_t inner[5];
+  std::uint32_t outer[5];
+  if (multi) {
+    // The SHA_CTX after the ipad/opad block holds exactly the chaining value h0..h4.
+    const SHA_CTX* in = reinterpret_cast<const SHA_CTX*>(inner_.bytes);
+    const SHA_CTX* out = reinterpret_cast<const SHA_CTX*>(outer_.bytes);
+    const std::uint32_t in_h[5] = {in->h0, in->h1, in->h2, in->h3, in->h4};
+    const std::uint32_t out_h[5] = {out->h0, out->h1, out->h2, out->h3, out->h4};
+    std::memcpy(inner, in_h, sizeof(inner));
+    std::memcpy(outer, out_h, sizeof(outer));
+  }
+  auto flush = [&] {
+    detail::hmac_sha1_lanes(inner, outer, lanes, count);
+    count = 0;
+  };
+  for (HmacJob& job : jobs) {
+    if (job.out.empty() || job.out.size() > digest) {
+      job.status = Error::kInvalidArgument;
+      continue;
+    }
+    job.status = {};
+    if (!multi) {
+      Stream s = begin();
+      for (const auto& part : job.parts) {
+        s.update(part);
+      }
+      (void)s.finish(job.out);
+      continue;
+    }
+    lanes[count++] = &job;
+    if (count == 16) {
+      flush();
+    }
+  }
+  if (count != 0) {
+    flush();
+  }
 }
 
 bool Hmac::verify(std::span<const std::uint8_t> message, std::span<const std::uint8_t> tag) const noexcept {

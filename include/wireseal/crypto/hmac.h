@@ -31,6 +31,15 @@ struct HashState {
   alignas(16) std::uint8_t bytes[224];
 };
 
+// HmacJob is one message of Hmac::compute_batch: the MAC of parts[0] || parts[1] || parts[2]
+// (any may be empty; e.g. SRTP's packet and ROC, or TLS's pseudo-header and payload) truncated
+// to out.size() bytes. `status` is written by the call.
+struct HmacJob {
+  std::span<const std::uint8_t> parts[3];
+  std::span<std::uint8_t> out;
+  Status status;
+};
+
 class Hmac {
  public:
   // Hmac absorbs `key` (any length; keys longer than a block are hashed first, per RFC 2104).
@@ -64,6 +73,11 @@ class Hmac {
 
   // compute writes the first out.size() bytes of HMAC(key, message) into `out`.
   Status compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) const noexcept;
+
+  // compute_batch computes independent MACs. With SHA-1 on a CPU with SHA-NI the messages
+  // are hashed several at a time (the compression latency of one hides behind the others);
+  // otherwise it loops. Results equal compute() per job.
+  void compute_batch(std::span<HmacJob> jobs) const noexcept;
 
   // verify recomputes the MAC and compares its first tag.size() bytes with `tag` in constant
   // time. An empty or over-long tag never verifies.

@@ -1,6 +1,7 @@
 // Built on targets other than x86-64: the native backend reports itself unavailable.
 #include <stdexcept>
 
+#include "crypto/backend/x86/sha1_ni.h"
 #include "crypto/impl.h"
 
 namespace wireseal::crypto::detail {
@@ -16,5 +17,9 @@ std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode, Bytes) {
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes) {
   throw std::invalid_argument("wireseal: no native backend on this target");
 }
+
+void sha1_compress_ni(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept {}
+void sha1_compress_ni_x2(std::uint32_t* const*, const std::uint8_t* const*) noexcept {}
+void sha1_compress_ni_x4(std::uint32_t* const*, const std::uint8_t* const*) noexcept {}
 
 }  // namespace wireseal::crypto::detail

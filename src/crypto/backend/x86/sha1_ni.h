@@ -1,0 +1,19 @@
+#pragma once
+// SHA-1 compression with the x86 SHA extensions (SHA-NI), one lane or several interleaved.
+// Defined in sha1_ni.cc, compiled with -msha -msse4.1; call only when cpu_features().sha_ni.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace wireseal::crypto::detail {
+
+// sha1_compress_ni runs `num_blocks` 64-byte blocks through the compression function,
+// updating `state` (h0..h4).
+void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks, std::size_t num_blocks) noexcept;
+
+// sha1_compress_ni_x2 / _x4 compress one block for each of 2 / 4 independent states at once:
+// SHA1RNDS4 has a long latency, and independent lanes fill the gaps.
+void sha1_compress_ni_x2(std::uint32_t* const states[2], const std::uint8_t* const blocks[2]) noexcept;
+void sha1_compress_ni_x4(std::uint32_t* const states[4], const std::uint8_t* const blocks[4]) noexcept;
+
+}  // namespace wireseal::crypto::detail

@@ -1,0 +1,159 @@
+// Multi-buffer HMAC-SHA1: up to four messages advance block by block in lockstep through the
+// SHA-NI compression function, then their outer hashes run together.
+#include "crypto/hmac_sha1_lanes.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/bytes.h"
+#include "crypto/backend/x86/sha1_ni.h"
+
+namespace wireseal::crypto::detail {
+namespace {
+
+constexpr std::size_t kBlock = 64;
+
+// BlockFeeder yields the SHA-1 blocks of parts[0] || parts[1] || parts[2] followed by the
+// padding, for a hash whose first block (ipad) was already absorbed. Whole blocks inside one
+// part are returned in place; blocks that straddle parts or hold the padding are assembled.
+class BlockFeeder {
+ public:
+  explicit BlockFeeder(const HmacJob& job) noexcept {
+    std::size_t total = 0;
+    for (const auto& p : job.parts) {
+      parts_[num_parts_++] = p;
+      total += p.size();
+    }
+    bit_length_ = static_cast<std::uint64_t>(kBlock + total) * 8;
+    remaining_blocks_ = (total + 9 + kBlock - 1) / kBlock;
+  }
+
+  std::size_t remaining_blocks() const noexcept { return remaining_blocks_; }
+
+  // next returns the next block (valid until the following call).
+  const std::uint8_t* next() noexcept {
+    --remaining_blocks_;
+    skip_empty();
+    if (part_ < num_parts_ && parts_[part_].size() - offset_ >= kBlock) {
+      const std::uint8_t* p = parts_[part_].data() + offset_;
+      offset_ += kBlock;
+      return p;
+    }
+    std::size_t filled = 0;
+    while (filled < kBlock && part_ < num_parts_) {
+      const std::size_t take = std::min(kBlock - filled, parts_[part_].size() - offset_);
+      std::memcpy(buffer_ + filled, parts_[part_].data() + offset_, take);
+      filled += take;
+      offset_ += take;
+      skip_empty();
+    }
+    if (filled < kBlock) {
+      if (!pad_started_) {
+        buffer_[filled++] = 0x80;
+        pad_started_ = true;
+      }
+      std::memset(buffer_ + filled, 0, kBlock - filled);
+      if (remaining_blocks_ == 0) {
+        store_be64(buffer_ + kBlock - 8, bit_length_);
+      }
+    }
+    return buffer_;
+  }
+
+ private:
+  void skip_empty() noexcept {
+    while (part_ < num_parts_ && offset_ == parts_[part_].size()) {
+      ++part_;
+      offset_ = 0;
+    }
+  }
+
+  std::span<const std::uint8_t> parts_[3];
+  std::size_t num_parts_ = 0;
+  std::size_t part_ = 0;
+  std::size_t offset_ = 0;
+  std::uint64_t bit_length_ = 0;
+  std::size_t remaining_blocks_ = 0;
+  bool pad_started_ = false;
+  alignas(16) std::uint8_t buffer_[kBlock];
+};
+
+// outer_block builds the single block of the outer hash: digest || padding || length.
+void outer_block(const std::uint32_t digest[5], std::uint8_t* block) noexcept {
+  for (int i = 0; i < 5; ++i) {
+    store_be32(block + 4 * i, digest[i]);
+  }
+  block[20] = 0x80;
+  std::memset(block + 21, 0, kBlock - 21 - 8);
+  store_be64(block + kBlock - 8, (kBlock + 20) * 8);
+}
+
+// compress_group compresses one block for each of `n` (1..4) lanes.
+void compress_group(std::uint32_t* const* states, const std::uint8_t* const* blocks, std::size_t n) noexcept {
+  if (n == 4) {
+    sha1_compress_ni_x4(states, blocks);
+  } else if (n >= 2) {
+    sha1_compress_ni_x2(states, blocks);
+    if (n == 3) {
+      sha1_compress_ni(states[2], blocks[2], 1);
+    }
+  } else {
+    sha1_compress_ni(states[0], blocks[0], 1);
+  }
+}
+
+void run_group(const std::uint32_t inner[5], const std::uint32_t outer[5], HmacJob* const* jobs,
+               std::size_t n) noexcept {
+  constexpr std::size_t kLanes = 4;
+  BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]), BlockFeeder(*jobs[std::min<std::size_t>(1, n - 1)]),
+                                 BlockFeeder(*jobs[std::min<std::size_t>(2, n - 1)]),
+                                 BlockFeeder(*jobs[std::min<std::size_t>(3, n - 1)])};
+  std::uint32_t state[kLanes][5];
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(state[i], inner, sizeof(state[i]));
+  }
+  for (;;) {
+    std::uint32_t* states[kLanes] = {};
+    const std::uint8_t* blocks[kLanes] = {};
+    std::size_t active = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (feeders[i].remaining_blocks() != 0) {
+        states[active] = state[i];
+        blocks[active] = feeders[i].next();
+        ++active;
+      }
+    }
+    if (active == 0) {
+      break;
+    }
+    compress_group(states, blocks, active);
+  }
+  alignas(16) std::uint8_t outer_blocks[kLanes][kBlock];
+  std::uint32_t* states[kLanes] = {};
+  const std::uint8_t* blocks[kLanes] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    outer_block(state[i], outer_blocks[i]);
+    std::memcpy(state[i], outer, sizeof(state[i]));
+    states[i] = state[i];
+    blocks[i] = outer_blocks[i];
+  }
+  compress_group(states, blocks, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint8_t mac[20];
+    for (int w = 0; w < 5; ++w) {
+      store_be32(mac + 4 * w, state[i][w]);
+    }
+    std::memcpy(jobs[i]->out.data(), mac, jobs[i]->out.size());
+  }
+}
+
+}  // namespace
+
+void hmac_sha1_lanes(const std::uint32_t inner[5], const std::uint32_t outer[5],
+                     HmacJob* const* jobs, std::size_t num_jobs) noexcept {
+  for (std::size_t i = 0; i < num_jobs; i += 4) {
+    run_group(inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
+  }
+}
+
+}  // namespace wireseal::crypto::detail
