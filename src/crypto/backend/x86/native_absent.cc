@@ -20,6 +20,5 @@ std::unique_ptr<CmacImpl> make_native_cmac(Bytes) {
 
 void sha1_compress_ni(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept {}
 void sha1_compress_ni_x2(std::uint32_t* const*, const std::uint8_t* const*) noexcept {}
-void sha1_compress_ni_x4(std::uint32_t* const*, const std::uint8_t* const*) noexcept {}
 
 }  // namespace wireseal::crypto::detail

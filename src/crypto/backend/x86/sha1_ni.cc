@@ -108,8 +108,4 @@ void sha1_compress_ni_x2(std::uint32_t* const states[2], const std::uint8_t* con
   compress_n<2>(states, blocks);
 }
 
-void sha1_compress_ni_x4(std::uint32_t* const states[4], const std::uint8_t* const blocks[4]) noexcept {
-  compress_n<4>(states, blocks);
-}
-
 }  // namespace wireseal::crypto::detail
