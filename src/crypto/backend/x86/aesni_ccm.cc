@@ -138,16 +138,26 @@ class NativeCcm final : public AeadImpl {
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
     std::size_t len = in.size();
+    // Software-pipelined: the keystream for block i+1 runs through the rounds together with
+    // the MAC of block i (whose plaintext needed keystream i first).
+    __m128i ks = encrypt_block(rk, ctr.next());
     while (len >= 16) {
-      const __m128i p = _mm_xor_si128(load(src), encrypt_block(rk, ctr.next()));
+      const __m128i p = _mm_xor_si128(load(src), ks);
       store(dst, p);
-      mac = encrypt_whitened(rk, _mm_xor_si128(mac, _mm_xor_si128(p, rk.k[0])));
+      __m128i m = _mm_xor_si128(mac, _mm_xor_si128(p, rk.k[0]));
+      __m128i k = _mm_xor_si128(ctr.next(), rk.k[0]);
+      for (int r = 1; r < R; ++r) {
+        m = _mm_aesenc_si128(m, rk.k[r]);
+        k = _mm_aesenc_si128(k, rk.k[r]);
+      }
+      mac = _mm_aesenclast_si128(m, rk.k[R]);
+      ks = _mm_aesenclast_si128(k, rk.k[R]);
       src += 16;
       dst += 16;
       len -= 16;
     }
     if (len > 0) {
-      xor_partial(src, dst, len, encrypt_block(rk, ctr.next()));
+      xor_partial(src, dst, len, ks);
       mac = encrypt_block(rk, _mm_xor_si128(mac, load_partial(dst, len)));
     }
     std::uint8_t expected[16];

@@ -74,14 +74,21 @@ void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std
     out += 16 * kLanes;
     len -= 16 * kLanes;
   }
-  while (len >= 16) {
-    store(out, _mm_xor_si128(encrypt_block(rk, ctr.next()), load(in)));
-    in += 16;
-    out += 16;
-    len -= 16;
-  }
+  // The last 1..8 blocks (the final one possibly partial) go through the rounds together.
   if (len > 0) {
-    xor_partial(in, out, len, encrypt_block(rk, ctr.next()));
+    __m128i b[kLanes];
+    const std::size_t num_blocks = (len + 15) / 16;
+    for (std::size_t i = 0; i < num_blocks; ++i) {
+      b[i] = ctr.next();
+    }
+    encrypt_many(rk, b, num_blocks);
+    std::size_t i = 0;
+    for (; len >= 16; ++i, len -= 16, in += 16, out += 16) {
+      store(out, _mm_xor_si128(b[i], load(in)));
+    }
+    if (len > 0) {
+      xor_partial(in, out, len, b[i]);
+    }
   }
 }
 
