@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "common/ct.h"
-#include "crypto/hmac_sha1_lanes.h"
+#include "crypto/hmac_lanes.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {
@@ -185,23 +185,35 @@ Status Hmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8
 
 void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
   const std::size_t digest = digest_len();
-  // Validate first; valid SHA-1 jobs go to the multi-buffer kernel in groups.
-  HmacJob* lanes[16];
-  std::size_t count = 0;
-  const bool multi = hash_ == HashAlgorithm::kSha1 && cpu_features().sha_ni;
-  std::uint32_t inner[5];
-  std::uint32_t outer[5];
-  if (multi) {
-    // The SHA_CTX after the ipad/opad block holds exactly the chaining value h0..h4.
+  // Valid jobs go to the multi-buffer kernel in groups when there is one for this hash.
+  const bool sha_ni = cpu_features().sha_ni;
+  const bool multi = sha_ni && (hash_ == HashAlgorithm::kSha1 || hash_ == HashAlgorithm::kSha256);
+  // The saved SHA contexts after the ipad/opad block hold exactly the chaining values.
+  std::uint32_t inner[8] = {};
+  std::uint32_t outer[8] = {};
+  if (multi && hash_ == HashAlgorithm::kSha1) {
     const SHA_CTX* in = reinterpret_cast<const SHA_CTX*>(inner_.bytes);
     const SHA_CTX* out = reinterpret_cast<const SHA_CTX*>(outer_.bytes);
     const std::uint32_t in_h[5] = {in->h0, in->h1, in->h2, in->h3, in->h4};
     const std::uint32_t out_h[5] = {out->h0, out->h1, out->h2, out->h3, out->h4};
-    std::memcpy(inner, in_h, sizeof(inner));
-    std::memcpy(outer, out_h, sizeof(outer));
+    std::memcpy(inner, in_h, sizeof(in_h));
+    std::memcpy(outer, out_h, sizeof(out_h));
+  } else if (multi) {
+    const SHA256_CTX* in = reinterpret_cast<const SHA256_CTX*>(inner_.bytes);
+    const SHA256_CTX* out = reinterpret_cast<const SHA256_CTX*>(outer_.bytes);
+    for (int i = 0; i < 8; ++i) {
+      inner[i] = in->h[i];
+      outer[i] = out->h[i];
+    }
   }
+  HmacJob* lanes[16];
+  std::size_t count = 0;
   auto flush = [&] {
-    detail::hmac_sha1_lanes(inner, outer, lanes, count);
+    if (hash_ == HashAlgorithm::kSha1) {
+      detail::hmac_sha1_lanes(inner, outer, lanes, count);
+    } else {
+      detail::hmac_sha256_lanes(inner, outer, lanes, count);
+    }
     count = 0;
   };
   for (HmacJob& job : jobs) {

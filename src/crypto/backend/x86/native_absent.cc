@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "crypto/backend/x86/sha1_ni.h"
+#include "crypto/backend/x86/sha256_ni.h"
 #include "crypto/impl.h"
 
 namespace wireseal::crypto::detail {
@@ -20,5 +21,7 @@ std::unique_ptr<CmacImpl> make_native_cmac(Bytes) {
 
 void sha1_compress_ni(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept {}
 void sha1_compress_ni_x2(std::uint32_t* const*, const std::uint8_t* const*) noexcept {}
+void sha256_compress_ni(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept {}
+void sha256_compress_ni_x2(std::uint32_t* const*, const std::uint8_t* const*) noexcept {}
 
 }  // namespace wireseal::crypto::detail

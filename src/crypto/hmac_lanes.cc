@@ -1,12 +1,14 @@
-// Multi-buffer HMAC-SHA1: up to four messages advance block by block in lockstep through the
-// SHA-NI compression function (pairwise interleaved), then their outer hashes run together.
-#include "crypto/hmac_sha1_lanes.h"
+// Multi-buffer HMAC: up to four messages advance block by block in lockstep through the SHA-NI
+// compression function (pairwise interleaved), then their outer hashes run together. SHA-1
+// and SHA-256 share everything but the compression function and the state size.
+#include "crypto/hmac_lanes.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "common/bytes.h"
 #include "crypto/backend/x86/sha1_ni.h"
+#include "crypto/backend/x86/sha256_ni.h"
 
 namespace wireseal::crypto::detail {
 namespace {
@@ -78,36 +80,61 @@ class BlockFeeder {
   alignas(16) std::uint8_t buffer_[kBlock];
 };
 
+struct Sha1 {
+  static constexpr std::size_t kWords = 5;
+  static void compress(std::uint32_t* state, const std::uint8_t* block) noexcept {
+    sha1_compress_ni(state, block, 1);
+  }
+  static void compress_x2(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
+    sha1_compress_ni_x2(states, blocks);
+  }
+};
+
+struct Sha256 {
+  static constexpr std::size_t kWords = 8;
+  static void compress(std::uint32_t* state, const std::uint8_t* block) noexcept {
+    sha256_compress_ni(state, block, 1);
+  }
+  static void compress_x2(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
+    sha256_compress_ni_x2(states, blocks);
+  }
+};
+
 // outer_block builds the single block of the outer hash: digest || padding || length.
-void outer_block(const std::uint32_t digest[5], std::uint8_t* block) noexcept {
-  for (int i = 0; i < 5; ++i) {
+template <class Hash>
+void outer_block(const std::uint32_t* digest, std::uint8_t* block) noexcept {
+  constexpr std::size_t kDigest = 4 * Hash::kWords;
+  for (std::size_t i = 0; i < Hash::kWords; ++i) {
     store_be32(block + 4 * i, digest[i]);
   }
-  block[20] = 0x80;
-  std::memset(block + 21, 0, kBlock - 21 - 8);
-  store_be64(block + kBlock - 8, (kBlock + 20) * 8);
+  block[kDigest] = 0x80;
+  std::memset(block + kDigest + 1, 0, kBlock - kDigest - 1 - 8);
+  store_be64(block + kBlock - 8, (kBlock + kDigest) * 8);
 }
 
 // compress_group compresses one block for each of `n` (1..4) lanes, two lanes at a time: two
 // interleaved SHA-NI chains hide most of SHA1RNDS4's latency, while four need more than the
 // sixteen XMM registers and spill (measured: 4 lanes ~1.1x, 2 lanes ~1.9x over one).
+template <class Hash>
 void compress_group(std::uint32_t* const* states, const std::uint8_t* const* blocks, std::size_t n) noexcept {
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
-    sha1_compress_ni_x2(states + i, blocks + i);
+    Hash::compress_x2(states + i, blocks + i);
   }
   if (i < n) {
-    sha1_compress_ni(states[i], blocks[i], 1);
+    Hash::compress(states[i], blocks[i]);
   }
 }
 
-void run_group(const std::uint32_t inner[5], const std::uint32_t outer[5], HmacJob* const* jobs,
+template <class Hash>
+void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* const* jobs,
                std::size_t n) noexcept {
+  constexpr std::size_t kWords = Hash::kWords;
   constexpr std::size_t kLanes = 4;
   BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]), BlockFeeder(*jobs[std::min<std::size_t>(1, n - 1)]),
                                  BlockFeeder(*jobs[std::min<std::size_t>(2, n - 1)]),
                                  BlockFeeder(*jobs[std::min<std::size_t>(3, n - 1)])};
-  std::uint32_t state[kLanes][5];
+  std::uint32_t state[kLanes][kWords];
   for (std::size_t i = 0; i < n; ++i) {
     std::memcpy(state[i], inner, sizeof(state[i]));
   }
@@ -125,21 +152,21 @@ void run_group(const std::uint32_t inner[5], const std::uint32_t outer[5], HmacJ
     if (active == 0) {
       break;
     }
-    compress_group(states, blocks, active);
+    compress_group<Hash>(states, blocks, active);
   }
   alignas(16) std::uint8_t outer_blocks[kLanes][kBlock];
   std::uint32_t* states[kLanes] = {};
   const std::uint8_t* blocks[kLanes] = {};
   for (std::size_t i = 0; i < n; ++i) {
-    outer_block(state[i], outer_blocks[i]);
+    outer_block<Hash>(state[i], outer_blocks[i]);
     std::memcpy(state[i], outer, sizeof(state[i]));
     states[i] = state[i];
     blocks[i] = outer_blocks[i];
   }
-  compress_group(states, blocks, n);
+  compress_group<Hash>(states, blocks, n);
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint8_t mac[20];
-    for (int w = 0; w < 5; ++w) {
+    std::uint8_t mac[4 * kWords];
+    for (std::size_t w = 0; w < kWords; ++w) {
       store_be32(mac + 4 * w, state[i][w]);
     }
     std::memcpy(jobs[i]->out.data(), mac, jobs[i]->out.size());
@@ -151,7 +178,14 @@ void run_group(const std::uint32_t inner[5], const std::uint32_t outer[5], HmacJ
 void hmac_sha1_lanes(const std::uint32_t inner[5], const std::uint32_t outer[5],
                      HmacJob* const* jobs, std::size_t num_jobs) noexcept {
   for (std::size_t i = 0; i < num_jobs; i += 4) {
-    run_group(inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
+    run_group<Sha1>(inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
+  }
+}
+
+void hmac_sha256_lanes(const std::uint32_t inner[8], const std::uint32_t outer[8],
+                       HmacJob* const* jobs, std::size_t num_jobs) noexcept {
+  for (std::size_t i = 0; i < num_jobs; i += 4) {
+    run_group<Sha256>(inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
   }
 }
 
