@@ -82,6 +82,30 @@ Status AesCbc::encrypt(std::span<const std::uint8_t, 16> iv, std::span<const std
   return {};
 }
 
+void AesCbc::encrypt_batch(std::span<CbcJob> jobs) noexcept {
+  CbcJob* lanes[detail::AesModeImpl::kMaxLanes];
+  std::size_t count = 0;
+  for (CbcJob& job : jobs) {
+    if (job.iv.size() != kAesBlockSize || job.in.size() % kAesBlockSize != 0) {
+      job.status = Error::kInvalidArgument;
+      continue;
+    }
+    job.status = check_in_out(job.in, job.out);
+    if (!job.status || job.in.empty()) {
+      continue;
+    }
+    job.out = job.out.first(job.in.size());
+    lanes[count++] = &job;
+    if (count == detail::AesModeImpl::kMaxLanes) {
+      impl_->cbc_encrypt_lanes(lanes, count);
+      count = 0;
+    }
+  }
+  if (count != 0) {
+    impl_->cbc_encrypt_lanes(lanes, count);
+  }
+}
+
 Status AesCbc::decrypt(std::span<const std::uint8_t, 16> iv, std::span<const std::uint8_t> in,
                        std::span<std::uint8_t> out) noexcept {
   if (in.size() % kAesBlockSize != 0) {

@@ -59,6 +59,14 @@ class AesModeImpl {
   virtual void ctr(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept = 0;
   virtual void cbc_encrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept = 0;
   virtual void cbc_decrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept = 0;
+
+  // cbc_encrypt_lanes takes up to kMaxLanes validated jobs; multi-buffer backends override it.
+  static constexpr std::size_t kMaxLanes = 8;
+  virtual void cbc_encrypt_lanes(CbcJob* const* jobs, std::size_t num_jobs) noexcept {
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      cbc_encrypt(jobs[i]->iv.data(), jobs[i]->in, jobs[i]->out);
+    }
+  }
 };
 
 class CmacImpl {

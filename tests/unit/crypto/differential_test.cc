@@ -503,3 +503,46 @@ TEST(HmacBatch, EqualsOneAtATimeForEveryHashAndSplit) {
 
 }  // namespace
 }  // namespace wireseal::crypto
+
+namespace wireseal::crypto {
+namespace {
+
+TEST(AesCbcBatch, EncryptBatchEqualsOneAtATimeOnEveryBackend) {
+  for (Backend backend : kBackends) {
+    if (!is_available(Primitive::kAesCbc, backend)) {
+      continue;
+    }
+    std::mt19937_64 rng(kSeed + 29);
+    for (std::size_t key_len : {16u, 32u}) {
+      const Bytes key = random_bytes(rng, key_len);
+      AesCbc cbc(key, backend);
+      for (int round = 0; round < 200; ++round) {
+        const std::size_t num_jobs = 1 + rng() % 19;
+        std::vector<Bytes> ivs, ins, outs;
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          ivs.push_back(random_bytes(rng, 16));
+          ins.push_back(random_bytes(rng, 16 * (rng() % 100)));
+          outs.emplace_back(ins.back().size());
+        }
+        std::vector<CbcJob> jobs(num_jobs);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          // Every third job in place.
+          jobs[i] = i % 3 == 0 ? CbcJob{ivs[i], outs[i], outs[i], {}} : CbcJob{ivs[i], ins[i], outs[i], {}};
+          if (i % 3 == 0) {
+            outs[i] = ins[i];
+          }
+        }
+        cbc.encrypt_batch(jobs);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          ASSERT_TRUE(jobs[i].status);
+          Bytes expected(ins[i].size());
+          ASSERT_TRUE(cbc.encrypt(std::span<const std::uint8_t, 16>(ivs[i].data(), 16), ins[i], expected));
+          ASSERT_EQ(outs[i], expected) << to_string(backend) << " round " << round << " job " << i;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wireseal::crypto

@@ -2,6 +2,7 @@
 //
 // CTR and CBC-decrypt keep eight blocks in flight, enough to cover AESENC's latency on current
 // cores; CBC-encrypt and CMAC are serial by definition and run one block at a time.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -139,6 +140,78 @@ void cbc_decrypt_blocks(const DecryptSchedule& ks, const std::uint8_t* iv, const
   }
 }
 
+// cbc_encrypt_steps advances M messages by `steps` blocks: M independent CBC chains share
+// each round, so the serial latency of one chain is paid once for all of them.
+template <int R, std::size_t M>
+void cbc_encrypt_steps(const RoundKeys<R>& rk, const std::uint8_t* const* in, std::uint8_t* const* out,
+                       __m128i* chain, std::size_t offset, std::size_t steps) noexcept {
+  for (std::size_t s = 0; s < steps; ++s, offset += 16) {
+    __m128i x[M];
+    for (std::size_t j = 0; j < M; ++j) {
+      x[j] = _mm_xor_si128(chain[j], _mm_xor_si128(load(in[j] + offset), rk.k[0]));
+    }
+    for (int r = 1; r < R; ++r) {
+      for (std::size_t j = 0; j < M; ++j) {
+        x[j] = _mm_aesenc_si128(x[j], rk.k[r]);
+      }
+    }
+    for (std::size_t j = 0; j < M; ++j) {
+      chain[j] = _mm_aesenclast_si128(x[j], rk.k[R]);
+      store(out[j] + offset, chain[j]);
+    }
+  }
+}
+
+// cbc_encrypt_many encrypts up to 8 jobs in lockstep: while every remaining job has blocks
+// left, all of them advance together; finished jobs drop out.
+template <int R>
+void cbc_encrypt_many(const KeySchedule& ks, CbcJob* const* jobs, std::size_t num_jobs) noexcept {
+  const RoundKeys<R> rk(ks.rk);
+  std::size_t order[AesModeImpl::kMaxLanes];
+  for (std::size_t i = 0; i < num_jobs; ++i) {
+    order[i] = i;
+  }
+  // Shortest first, so the active set is always a suffix of `order`.
+  std::sort(order, order + num_jobs,
+            [&](std::size_t a, std::size_t b) { return jobs[a]->in.size() < jobs[b]->in.size(); });
+  const std::uint8_t* in[AesModeImpl::kMaxLanes];
+  std::uint8_t* out[AesModeImpl::kMaxLanes];
+  __m128i chain[AesModeImpl::kMaxLanes];
+  for (std::size_t i = 0; i < num_jobs; ++i) {
+    const CbcJob& job = *jobs[order[i]];
+    in[i] = job.in.data();
+    out[i] = job.out.data();
+    chain[i] = load(job.iv.data());
+  }
+  std::size_t done = 0;  // bytes every active job has processed
+  for (std::size_t first = 0; first < num_jobs;) {
+    const std::size_t len = jobs[order[first]]->in.size();
+    const std::size_t steps = (len - done) / 16;
+    const std::size_t m = num_jobs - first;
+    switch (m) {
+#define WS_CBC_CASE(n)                                                                        \
+  case n:                                                                                     \
+    cbc_encrypt_steps<R, n>(rk, in + first, out + first, chain + first, done, steps);         \
+    break;
+      WS_CBC_CASE(1)
+      WS_CBC_CASE(2)
+      WS_CBC_CASE(3)
+      WS_CBC_CASE(4)
+      WS_CBC_CASE(5)
+      WS_CBC_CASE(6)
+      WS_CBC_CASE(7)
+      WS_CBC_CASE(8)
+#undef WS_CBC_CASE
+      default:
+        break;
+    }
+    done = len;
+    while (first < num_jobs && jobs[order[first]]->in.size() == len) {
+      ++first;
+    }
+  }
+}
+
 class NativeAesMode final : public AesModeImpl {
  public:
   NativeAesMode(AesMode mode, Bytes key) {
@@ -162,6 +235,10 @@ class NativeAesMode final : public AesModeImpl {
     with_rounds(enc_.rounds, [&](auto r) {
       cbc_encrypt_blocks<decltype(r)::value>(enc_, iv, in.data(), out.data(), in.size());
     });
+  }
+
+  void cbc_encrypt_lanes(CbcJob* const* jobs, std::size_t num_jobs) noexcept override {
+    with_rounds(enc_.rounds, [&](auto r) { cbc_encrypt_many<decltype(r)::value>(enc_, jobs, num_jobs); });
   }
 
   void cbc_decrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept override {
