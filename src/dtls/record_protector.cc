@@ -242,38 +242,27 @@ Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::ui
 }
 
 void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {
-  if (crypto_->info().kind != CipherKind::kAead) {
-    for (Job& job : jobs) {
-      Result<std::size_t> r = seal(job.type, job.plaintext, job.out);
-      job.status = r ? Status{} : Status{r.error()};
-      job.record_len = r ? *r : 0;
-    }
-    return;
-  }
-  // Frame up to kGroup records, then seal their AEAD bodies in one crypto-core batch.
+  // Frame up to kGroup records (header, nonce or IV, inner plaintext), then run the group's
+  // cryptography through the crypto core's batch entry points.
   constexpr std::size_t kGroup = 8;
   Framed framed[kGroup];
-  crypto::SealJob aead_jobs[kGroup];
   Job* owners[kGroup];
   std::size_t count = 0;
-  const std::size_t tag_len = crypto_->info().tag_len;
+  const bool aead = crypto_->info().kind == CipherKind::kAead;
   auto flush = [&] {
-    crypto_->aead->seal_batch({aead_jobs, count});
-    for (std::size_t i = 0; i < count; ++i) {
-      owners[i]->status = aead_jobs[i].status;
-      owners[i]->record_len = aead_jobs[i].status ? framed[i].layout.total() : 0;
+    if (aead) {
+      seal_group_aead(framed, owners, count);
+    } else {
+      seal_group_mac(framed, owners, count);
     }
     count = 0;
   };
   for (Job& job : jobs) {
-    Framed& f = framed[count];
-    job.status = frame(job.type, job.plaintext, job.out, f);
+    job.record_len = 0;
+    job.status = frame(job.type, job.plaintext, job.out, framed[count]);
     if (!job.status) {
-      job.record_len = 0;
       continue;
     }
-    aead_jobs[count] = crypto::SealJob{f.nonce, {f.aad, f.aad_len}, f.content, {f.payload, f.n},
-                                       {f.payload + f.n, tag_len}, {}};
     owners[count++] = &job;
     if (count == kGroup) {
       flush();
@@ -281,6 +270,71 @@ void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {
   }
   if (count != 0) {
     flush();
+  }
+}
+
+void RecordSealer::seal_group_aead(Framed* framed, Job* const* jobs, std::size_t count) noexcept {
+  const std::size_t tag_len = crypto_->info().tag_len;
+  crypto::SealJob aead_jobs[8];
+  for (std::size_t i = 0; i < count; ++i) {
+    Framed& f = framed[i];
+    aead_jobs[i] = crypto::SealJob{f.nonce, {f.aad, f.aad_len}, f.content, {f.payload, f.n},
+                                   {f.payload + f.n, tag_len}, {}};
+  }
+  crypto_->aead->seal_batch({aead_jobs, count});
+  for (std::size_t i = 0; i < count; ++i) {
+    jobs[i]->status = aead_jobs[i].status;
+    jobs[i]->record_len = aead_jobs[i].status ? framed[i].layout.total() : 0;
+  }
+}
+
+// seal_group_mac: CBC (MAC-then-encrypt or encrypt-then-MAC) and NULL records, with the MACs
+// and the CBC encryptions of the group each done as one batch.
+void RecordSealer::seal_group_mac(Framed* framed, Job* const* jobs, std::size_t count) noexcept {
+  const RecordCipherInfo& c = crypto_->info();
+  const std::span<const std::uint8_t> cid = options_.cid.bytes();
+  const bool cbc = c.kind == CipherKind::kCbc;
+  const bool etm = options_.encrypt_then_mac;
+  crypto::HmacJob macs[8];
+  crypto::CbcJob encryptions[8];
+  auto mac_jobs = [&] {
+    for (std::size_t i = 0; i < count; ++i) {
+      Framed& f = framed[i];
+      // MtE and NULL MAC the inner plaintext; EtM MACs IV || ciphertext.
+      const std::size_t covered = etm ? kCbcIvSize + f.layout.body : f.n;
+      f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, covered, f.aad);
+      const std::uint8_t* start = etm ? f.record_iv : f.payload;
+      std::uint8_t* mac_out = etm ? f.payload + f.layout.body : f.payload + f.n;
+      macs[i] = crypto::HmacJob{{{f.aad, f.aad_len}, {start, covered}, {}}, {mac_out, c.tag_len}, {}};
+    }
+    crypto_->hmac->compute_batch({macs, count});
+  };
+  auto cbc_jobs = [&] {
+    for (std::size_t i = 0; i < count; ++i) {
+      Framed& f = framed[i];
+      const std::size_t padded = etm ? write_cbc_padding(f.payload, f.n)
+                                     : write_cbc_padding(f.payload, f.n + c.tag_len);
+      encryptions[i] = crypto::CbcJob{{f.record_iv, kCbcIvSize}, {f.payload, padded}, {f.payload, padded}, {}};
+    }
+    crypto_->cbc->encrypt_batch({encryptions, count});
+  };
+  if (cbc) {
+    for (std::size_t i = 0; i < count; ++i) {
+      options_.random({framed[i].record_iv, kCbcIvSize});
+    }
+  }
+  if (cbc && etm) {
+    cbc_jobs();
+    mac_jobs();
+  } else {
+    mac_jobs();
+    if (cbc) {
+      cbc_jobs();
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    jobs[i]->status = {};
+    jobs[i]->record_len = framed[i].layout.total();
   }
 }
 

@@ -108,8 +108,9 @@ class RecordSealer {
     std::size_t record_len = 0;
   };
   // seal_batch seals the jobs in order (consecutive sequence numbers for the successful ones),
-  // exactly as calling seal() per job would, but hands AEAD work to the crypto core in groups
-  // so that multi-buffer kernels (AES-CCM: 8 CBC-MAC chains at once) can interleave records.
+  // exactly as calling seal() per job would, but hands the cryptography to the crypto core in
+  // groups of 8 so that multi-buffer kernels interleave records: AES-CCM runs 8 CBC-MAC chains
+  // at once, CBC suites 8 CBC chains and 2-lane SHA-NI HMACs.
   void seal_batch(std::span<Job> jobs) noexcept;
 
  private:
@@ -117,6 +118,8 @@ class RecordSealer {
   Status frame(ContentType type, std::span<const std::uint8_t> plaintext, std::span<std::uint8_t> out,
                Framed& framed) noexcept;
   void seal_framed(Framed& framed) noexcept;
+  void seal_group_aead(Framed* framed, Job* const* jobs, std::size_t count) noexcept;
+  void seal_group_mac(Framed* framed, Job* const* jobs, std::size_t count) noexcept;
 
   std::unique_ptr<detail::RecordCrypto> crypto_;
   RecordOptions options_;
