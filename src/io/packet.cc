@@ -73,8 +73,8 @@ std::optional<UdpParts> parse_ipv6(std::span<const std::uint8_t> p) noexcept {
     switch (next) {
       case kProtoUdp:
         return parse_udp(src, dst, rest);
-      case 0:    // hop-by-hop options
-      case 43:   // routing
+      case 0:     // hop-by-hop options
+      case 43:    // routing
       case 60: {  // destination options
         if (rest.size() < 8) {
           return std::nullopt;
@@ -158,7 +158,8 @@ std::optional<UdpParts> parse_ip(std::span<const std::uint8_t> packet) noexcept 
   }
 }
 
-std::optional<UdpParts> parse_frame(LinkType link_type, std::span<const std::uint8_t> frame) noexcept {
+std::optional<UdpParts> parse_frame(LinkType link_type,
+                                    std::span<const std::uint8_t> frame) noexcept {
   switch (link_type) {
     case LinkType::kNull:
       return parse_null(frame);

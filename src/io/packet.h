@@ -20,7 +20,8 @@ struct UdpParts {
 // parse_frame finds the UDP datagram in one captured frame of `link_type`. nullopt for
 // anything else: other protocols, IP fragments, and headers or lengths that do not fit the
 // captured bytes (a snapped frame is never reported as a shorter datagram).
-std::optional<UdpParts> parse_frame(LinkType link_type, std::span<const std::uint8_t> frame) noexcept;
+std::optional<UdpParts> parse_frame(LinkType link_type,
+                                    std::span<const std::uint8_t> frame) noexcept;
 
 // parse_ip parses an IPv4 or IPv6 packet (version from the first nibble) down to UDP.
 std::optional<UdpParts> parse_ip(std::span<const std::uint8_t> packet) noexcept;

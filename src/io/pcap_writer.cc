@@ -64,7 +64,8 @@ Status PcapWriter::add_udp(std::uint64_t timestamp_ns, const UdpEndpoint& source
   const std::size_t link_len = link_type_ == LinkType::kEthernet ? 14 : 0;
   const std::size_t ip_len = v6 ? 40 : 20;
   const std::size_t udp_len = 8 + payload.size();
-  if (udp_len > 0xFFFF || (!v6 && ip_len + udp_len > 0xFFFF) || link_len + ip_len + udp_len > kMaxFrame) {
+  if (udp_len > 0xFFFF || (!v6 && ip_len + udp_len > 0xFFFF) ||
+      link_len + ip_len + udp_len > kMaxFrame) {
     return Error::kInvalidArgument;
   }
   std::vector<std::uint8_t> frame(link_len + ip_len + udp_len, 0);

@@ -20,7 +20,8 @@ namespace wireseal::interop {
 namespace {
 
 int remaining_ms(std::chrono::steady_clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
   return left.count() <= 0 ? 0 : static_cast<int>(left.count());
 }
 

@@ -99,6 +99,11 @@ class DtlsOpensslInterop : public ::testing::TestWithParam<SuiteCase> {
 
   static void TearDownTestSuite() {
     print_matrix();
+    // WIRESEAL_INTEROP_KEEP=1 keeps the captures, key logs and peer output for inspection.
+    if (std::getenv("WIRESEAL_INTEROP_KEEP") != nullptr) {
+      std::printf("interop files kept in %s\n", workdir_.c_str());
+      return;
+    }
     std::error_code ignored;
     std::filesystem::remove_all(workdir_, ignored);
   }
@@ -109,8 +114,8 @@ class DtlsOpensslInterop : public ::testing::TestWithParam<SuiteCase> {
     }
     std::printf("\nDTLS 1.2 interop matrix: wireseal RecordOpener/RecordSealer vs %s\n",
                 openssl_version_.c_str());
-    std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %s\n", "suite", "direction",
-                "records", "decrypted", "re-sealed ==", "CBC fresh-IV", "OpenSSL accepts",
+    std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %s\n", "suite", "direction", "records",
+                "decrypted", "re-sealed ==", "CBC fresh-IV", "OpenSSL accepts",
                 "wireseal dtls decrypt");
     std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %s\n", "", "", "(ep. 1)", "(opener)",
                 "(sealer)", "round trip", "wireseal records", "(engine, binary)");
@@ -190,9 +195,25 @@ std::string check_cli(const SessionCapture& cap, const io::PcapWriter& pcap,
   }
   EXPECT_EQ(got, expected) << "the CLI engine disagrees with the direct RecordOpener results";
   cell = report->failed == 0 && got == expected ? "engine ok" : "engine FAILED";
+
+  // A flipped bit in the last protected datagram must be reported against that frame.
+  Result<std::vector<io::UdpDatagram>> datagrams = io::read_udp_datagrams(pcap.bytes());
+  EXPECT_TRUE(datagrams && !datagrams->empty());
+  if (datagrams && !datagrams->empty()) {
+    const io::UdpDatagram& last = datagrams->back();
+    std::vector<std::uint8_t> tampered(last.payload.begin(), last.payload.end());
+    tampered.back() ^= 1;
+    datagrams->back().payload = tampered;
+    const cli::DecryptReport bad = cli::decrypt_datagrams(*datagrams, keylog, {});
+    EXPECT_EQ(bad.failed, 1u);
+    const cli::RecordResult& r = bad.records.back();
+    EXPECT_EQ(r.frame, last.frame);
+    EXPECT_EQ(r.status, cli::RecordStatus::kFailed);
+    EXPECT_EQ(r.error, to_string(Error::kAuthFailed));
+  }
 #ifdef WIRESEAL_CLI_PATH
-  ChildProcess cli({WIRESEAL_CLI_PATH, "dtls", "decrypt", "--keylog", cap.server_keylog,
-                    "--format", "text", "--port", std::to_string(cap.server_port), pcap_path},
+  ChildProcess cli({WIRESEAL_CLI_PATH, "dtls", "decrypt", "--keylog", cap.server_keylog, "--format",
+                    "text", "--port", std::to_string(cap.server_port), pcap_path},
                    pcap_path + ".cli.err");
   const bool eof = cli.drain(milliseconds(10000));
   const std::optional<int> status = cli.wait_exit(milliseconds(eof ? 5000 : 0));

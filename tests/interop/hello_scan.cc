@@ -58,8 +58,9 @@ std::optional<HelloFacts> scan_hellos(const std::vector<RelayedDatagram>& datagr
           if (hs + 12 + frag_len > b.size()) {
             throw std::out_of_range("handshake fragment");
           }
-          const std::vector<std::uint8_t> body(b.begin() + static_cast<std::ptrdiff_t>(hs + 12),
-                                               b.begin() + static_cast<std::ptrdiff_t>(hs + 12 + frag_len));
+          const std::vector<std::uint8_t> body(
+              b.begin() + static_cast<std::ptrdiff_t>(hs + 12),
+              b.begin() + static_cast<std::ptrdiff_t>(hs + 12 + frag_len));
           if (type == 1 && body.size() >= 34) {
             std::copy_n(body.begin() + 2, 32, facts.client_random.begin());
             have_client = true;

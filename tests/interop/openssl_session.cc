@@ -68,12 +68,21 @@ SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
 
   // -quiet: stdout carries only the peer's application data, and stdin lines are never
   // taken as s_server/s_client commands.
-  std::vector<std::string> server_argv = {
-      openssl_, "s_server", "-dtls1_2", "-accept", "127.0.0.1:" + std::to_string(cap.server_port),
-      "-cipher", suite.openssl_name, "-keylogfile", cap.server_keylog, "-quiet", "-naccept", "1"};
-  std::vector<std::string> client_argv = {openssl_, "s_client", "-dtls1_2", "-cipher",
-                                          suite.openssl_name, "-keylogfile", cap.client_keylog,
-                                          "-quiet"};
+  std::vector<std::string> server_argv = {openssl_,
+                                          "s_server",
+                                          "-dtls1_2",
+                                          "-accept",
+                                          "127.0.0.1:" + std::to_string(cap.server_port),
+                                          "-cipher",
+                                          suite.openssl_name,
+                                          "-keylogfile",
+                                          cap.server_keylog,
+                                          "-quiet",
+                                          "-naccept",
+                                          "1"};
+  std::vector<std::string> client_argv = {
+      openssl_,           "s_client",    "-dtls1_2",        "-cipher",
+      suite.openssl_name, "-keylogfile", cap.client_keylog, "-quiet"};
   if (suite.psk) {
     for (auto* argv : {&server_argv, &client_argv}) {
       argv->insert(argv->end(), {"-psk", kPskHex, "-psk_identity", kPskIdentity});
@@ -116,13 +125,13 @@ SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
                                 client.wait_for_output(cap.server_line, milliseconds(8000));
     }
     client.stop();
-    cap.diagnostics += "s_client stdout: " + client.output() + "\ns_client stderr: " +
-                       slurp(workdir_ + "/" + tag + ".client.err") + "\n";
+    cap.diagnostics += "s_client stdout: " + client.output() +
+                       "\ns_client stderr: " + slurp(workdir_ + "/" + tag + ".client.err") + "\n";
   }
   server.stop();
   relay.stop();
-  cap.diagnostics += "s_server stdout: " + server.output() + "\ns_server stderr: " +
-                     slurp(workdir_ + "/" + tag + ".server.err") + "\n";
+  cap.diagnostics += "s_server stdout: " + server.output() +
+                     "\ns_server stderr: " + slurp(workdir_ + "/" + tag + ".server.err") + "\n";
   cap.datagrams = relay.datagrams();
   cap.client_port = relay.client_port().value_or(0);
   return cap;

@@ -29,7 +29,7 @@ struct SessionCapture {
   std::uint16_t server_port = 0;  // s_server's port
   std::string server_keylog;      // paths of the key logs each side wrote
   std::string client_keylog;
-  std::string client_line;        // all application data each side sent (several writes)
+  std::string client_line;  // all application data each side sent (several writes)
   std::string server_line;
   bool client_data_arrived = false;  // seen on s_server's stdout
   bool server_data_arrived = false;  // seen on s_client's stdout

@@ -20,14 +20,15 @@ struct IvReplay {
   }
 };
 
-std::string first_difference(std::span<const std::uint8_t> want, std::span<const std::uint8_t> got) {
+std::string first_difference(std::span<const std::uint8_t> want,
+                             std::span<const std::uint8_t> got) {
   std::size_t i = 0;
   while (i < want.size() && i < got.size() && want[i] == got[i]) {
     ++i;
   }
   return "lengths " + std::to_string(want.size()) + "/" + std::to_string(got.size()) +
-         ", first difference at byte " + std::to_string(i) + "\n  openssl:  " +
-         test::to_hex(want) + "\n  wireseal: " + test::to_hex(got);
+         ", first difference at byte " + std::to_string(i) + "\n  openssl:  " + test::to_hex(want) +
+         "\n  wireseal: " + test::to_hex(got);
 }
 
 }  // namespace
@@ -75,14 +76,17 @@ void RecordChecker::check(bool from_client, std::span<const std::uint8_t> record
     return;
   }
   ++tally.opened;
-  OpenedRecordInfo r{from_client, opened->sequence, opened->type,
+  OpenedRecordInfo r{from_client,
+                     opened->sequence,
+                     opened->type,
                      {opened->plaintext.begin(), opened->plaintext.end()}};
   if (r.type == dtls::ContentType::kHandshake) {
     check_finished(r, name);
   }
   const dtls::RecordCipherInfo& info = dtls::info(cipher_);
   std::uint64_t explicit_nonce = 0;
-  for (std::size_t i = 0; i < info.explicit_nonce_len && info.kind == dtls::CipherKind::kAead; ++i) {
+  for (std::size_t i = 0; i < info.explicit_nonce_len && info.kind == dtls::CipherKind::kAead;
+       ++i) {
     explicit_nonce = explicit_nonce << 8 | record[dtls::kHeaderSize + i];
   }
   const bool foreign_nonce = info.kind == dtls::CipherKind::kAead && info.explicit_nonce_len == 8 &&
@@ -107,8 +111,8 @@ void RecordChecker::check_finished(const OpenedRecordInfo& r, const std::string&
   if (ok) {
     ++tally_[r.from_client ? 0 : 1].finished;
   } else {
-    failures_.push_back(name + ": encrypted handshake record is not a Finished message: " +
-                        test::to_hex(p));
+    failures_.push_back(
+        name + ": encrypted handshake record is not a Finished message: " + test::to_hex(p));
   }
 }
 
@@ -120,7 +124,8 @@ void RecordChecker::check_reseal(const OpenedRecordInfo& r, std::span<const std:
     replay.iv = record.subspan(kCbcIvOffset, kCbcIvSize);
     o.random = RandomSource{&IvReplay::fill, &replay};
   }
-  const dtls::Direction dir = r.from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
+  const dtls::Direction dir =
+      r.from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
   dtls::RecordSealer sealer(cipher_, block_.keys(dir), 1, o, r.sequence);
   std::vector<std::uint8_t> out(sealer.sealed_size(r.plaintext.size()));
   const Result<std::size_t> n = sealer.seal(r.type, r.plaintext, out);
@@ -132,14 +137,15 @@ void RecordChecker::check_reseal(const OpenedRecordInfo& r, std::span<const std:
   if (std::equal(out.begin(), out.end(), record.begin(), record.end())) {
     ++tally_[r.from_client ? 0 : 1].identical;
   } else {
-    failures_.push_back(name + ": re-sealed record differs from OpenSSL's: " +
-                        first_difference(record, out));
+    failures_.push_back(
+        name + ": re-sealed record differs from OpenSSL's: " + first_difference(record, out));
   }
 }
 
 void RecordChecker::check_fresh_roundtrip(const OpenedRecordInfo& r, const std::string& name,
                                           std::span<const std::uint8_t> expect_header) {
-  const dtls::Direction dir = r.from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
+  const dtls::Direction dir =
+      r.from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
   dtls::RecordSealer sealer(cipher_, block_.keys(dir), 1, options(), r.sequence);
   std::vector<std::uint8_t> out(sealer.sealed_size(r.plaintext.size()));
   const Result<std::size_t> n = sealer.seal(r.type, r.plaintext, out);
@@ -150,7 +156,8 @@ void RecordChecker::check_fresh_roundtrip(const OpenedRecordInfo& r, const std::
                         first_difference(expect_header, out));
   }
   dtls::RecordOpener fresh(cipher_, block_.keys(dir), 1, options());
-  const Result<dtls::OpenedRecord> back = n ? fresh.open(out) : Result<dtls::OpenedRecord>(n.error());
+  const Result<dtls::OpenedRecord> back =
+      n ? fresh.open(out) : Result<dtls::OpenedRecord>(n.error());
   if (back && back->type == r.type && back->sequence == r.sequence &&
       std::equal(back->plaintext.begin(), back->plaintext.end(), r.plaintext.begin(),
                  r.plaintext.end())) {

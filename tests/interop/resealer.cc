@@ -60,7 +60,8 @@ std::optional<std::vector<std::uint8_t>> Resealer::reseal(bool from_client,
     failures_.push_back(std::string("cannot open OpenSSL's record: ") + to_string(opened.error()));
     return std::nullopt;
   }
-  const dtls::Direction dir = from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
+  const dtls::Direction dir =
+      from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
   dtls::RecordSealer sealer(*cipher_, block_->keys(dir), 1, options_, opened->sequence);
   std::vector<std::uint8_t> out(sealer.sealed_size(opened->plaintext.size()));
   const Result<std::size_t> n = sealer.seal(opened->type, opened->plaintext, out);
@@ -89,7 +90,8 @@ std::vector<std::uint8_t> Resealer::operator()(bool from_client,
     }
     if (replacement) {
       ++replaced_[from_client ? 0 : 1];
-      if (!std::equal(replacement->begin(), replacement->end(), r->record.begin(), r->record.end())) {
+      if (!std::equal(replacement->begin(), replacement->end(), r->record.begin(),
+                      r->record.end())) {
         ++differing_[from_client ? 0 : 1];
       }
       out.insert(out.end(), replacement->begin(), replacement->end());

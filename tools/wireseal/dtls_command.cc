@@ -98,7 +98,8 @@ int run_decrypt(const DtlsDecryptArgs& args) {
     fmt::print(stderr, "wireseal dtls decrypt: cannot read {}\n", args.capture);
     return 1;
   }
-  const Result<DecryptReport> report = decrypt_capture(*pcap, *keylog, DecryptOptions{port_filter(args.port)});
+  const Result<DecryptReport> report =
+      decrypt_capture(*pcap, *keylog, DecryptOptions{port_filter(args.port)});
   if (!report) {
     fmt::print(stderr, "wireseal dtls decrypt: {} is not a readable pcap file: {}\n", args.capture,
                to_string(report.error()));

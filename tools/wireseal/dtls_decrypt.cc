@@ -112,18 +112,26 @@ void Decryptor::datagram(const io::UdpDatagram& d) {
   while (!reader.done()) {
     const Result<dtls::RecordView> r = reader.next();
     if (!r) {
-      report_.notes.push_back("frame " + std::to_string(d.frame) + " (" + d.source.to_string() +
-                              "): malformed record, rest of datagram dropped: " +
-                              to_string(r.error()));
+      report_.notes.push_back(
+          "frame " + std::to_string(d.frame) + " (" + d.source.to_string() +
+          "): malformed record, rest of datagram dropped: " + to_string(r.error()));
       ++report_.failed;
       break;
     }
     if (r->epoch == 0 && r->type == ContentType::kHandshake) {
       learn_from_handshake(flow, d, r->fragment);
     }
-    RecordResult result{d.frame, flow, table_.sender(flow, d.source), r->epoch, r->sequence,
-                        r->type, RecordStatus::kPlaintext, {}, {r->record.begin(), r->record.end()},
-                        {}, {}};
+    RecordResult result{d.frame,
+                        flow,
+                        table_.sender(flow, d.source),
+                        r->epoch,
+                        r->sequence,
+                        r->type,
+                        RecordStatus::kPlaintext,
+                        {},
+                        {r->record.begin(), r->record.end()},
+                        {},
+                        {}};
     if (r->epoch == 0) {
       result.plaintext.assign(r->fragment.begin(), r->fragment.end());
       result.summary = describe(r->type, r->fragment);
@@ -191,7 +199,8 @@ const std::string& Decryptor::keys_for(std::size_t flow) {
   s.keys_attempted = true;
   FlowResult& fr = report_.flows[flow];
   if (!fr.client_hello || !fr.server_hello) {
-    s.key_error = fr.client_hello ? "no ServerHello seen on this flow" : "no ClientHello seen on this flow";
+    s.key_error =
+        fr.client_hello ? "no ServerHello seen on this flow" : "no ClientHello seen on this flow";
     return s.key_error;
   }
   const std::optional<dtls::SuiteInfo> suite = dtls::suite_info(fr.server_hello->cipher_suite);
@@ -204,9 +213,8 @@ const std::string& Decryptor::keys_for(std::size_t flow) {
     s.key_error = "no CLIENT_RANDOM " + hex(fr.client_hello->random) + " in the key log";
     return s.key_error;
   }
-  Result<dtls::KeyBlock> block = dtls::KeyBlock::derive(suite->cipher, suite->prf_hash, *secret,
-                                                        fr.client_hello->random,
-                                                        fr.server_hello->random);
+  Result<dtls::KeyBlock> block = dtls::KeyBlock::derive(
+      suite->cipher, suite->prf_hash, *secret, fr.client_hello->random, fr.server_hello->random);
   if (!block) {
     s.key_error = std::string("key derivation failed: ") + to_string(block.error());
     return s.key_error;
@@ -262,8 +270,8 @@ void Decryptor::open_protected(std::size_t flow, RecordResult& result) {
 
 }  // namespace
 
-DecryptReport decrypt_datagrams(std::span<const io::UdpDatagram> datagrams, const io::KeyLog& keylog,
-                                const DecryptOptions& options) {
+DecryptReport decrypt_datagrams(std::span<const io::UdpDatagram> datagrams,
+                                const io::KeyLog& keylog, const DecryptOptions& options) {
   DecryptReport report;
   Decryptor decryptor(keylog, report);
   for (const io::UdpDatagram& d : datagrams) {

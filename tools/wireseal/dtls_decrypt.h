@@ -40,10 +40,10 @@ struct RecordResult {
   Peer sender;
   std::uint16_t epoch;
   std::uint64_t sequence;
-  dtls::ContentType type;              // the record's content type
+  dtls::ContentType type;  // the record's content type
   RecordStatus status;
-  std::vector<std::uint8_t> plaintext; // record body (epoch 0) or decrypted plaintext
-  std::vector<std::uint8_t> record;    // the protected record as captured (header included)
+  std::vector<std::uint8_t> plaintext;  // record body (epoch 0) or decrypted plaintext
+  std::vector<std::uint8_t> record;     // the protected record as captured (header included)
   std::string summary;  // handshake message names or alert, when the plaintext is known
   std::string error;    // why the record failed (status kFailed)
 };
@@ -65,8 +65,8 @@ struct DecryptReport {
 };
 
 // decrypt_datagrams runs the decryptor over UDP datagrams in capture order.
-DecryptReport decrypt_datagrams(std::span<const io::UdpDatagram> datagrams, const io::KeyLog& keylog,
-                                const DecryptOptions& options);
+DecryptReport decrypt_datagrams(std::span<const io::UdpDatagram> datagrams,
+                                const io::KeyLog& keylog, const DecryptOptions& options);
 
 // decrypt_capture reads a classic pcap file's bytes and runs decrypt_datagrams on them.
 Result<DecryptReport> decrypt_capture(std::span<const std::uint8_t> pcap, const io::KeyLog& keylog,

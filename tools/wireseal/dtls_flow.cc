@@ -27,7 +27,8 @@ bool FlowTable::KeyLess::operator()(
 
 std::size_t FlowTable::flow_of(const io::UdpEndpoint& source, const io::UdpEndpoint& destination) {
   const bool ordered = EndpointLess{}(source, destination);
-  const auto key = ordered ? std::make_pair(source, destination) : std::make_pair(destination, source);
+  const auto key =
+      ordered ? std::make_pair(source, destination) : std::make_pair(destination, source);
   const auto [it, inserted] = index_.emplace(key, flows_.size());
   if (inserted) {
     flows_.push_back(Flow{source, destination, false});

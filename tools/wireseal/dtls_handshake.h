@@ -36,7 +36,7 @@ inline constexpr std::size_t kHandshakeHeaderSize = 12;
 // msg_type(1) | length(3) | message_seq(2) | fragment_offset(3) | fragment_length(3).
 struct HandshakeFragment {
   std::uint8_t msg_type;
-  std::uint32_t length;          // of the whole message
+  std::uint32_t length;  // of the whole message
   std::uint16_t message_seq;
   std::uint32_t fragment_offset;
   std::span<const std::uint8_t> body;  // fragment_length bytes
@@ -47,7 +47,8 @@ struct HandshakeFragment {
 // next() returns kMalformed for a truncated header or fragment and kBadState at the end.
 class HandshakeReader {
  public:
-  explicit HandshakeReader(std::span<const std::uint8_t> record_body) noexcept : rest_(record_body) {}
+  explicit HandshakeReader(std::span<const std::uint8_t> record_body) noexcept
+      : rest_(record_body) {}
   bool done() const noexcept { return rest_.empty(); }
   Result<HandshakeFragment> next() noexcept;
 

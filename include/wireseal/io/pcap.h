@@ -52,11 +52,11 @@ struct UdpEndpoint {
 };
 
 struct UdpDatagram {
-  std::size_t frame;                     // 1-based frame number in the capture (as Wireshark)
-  std::uint64_t timestamp_ns;            // since the Unix epoch
+  std::size_t frame;           // 1-based frame number in the capture (as Wireshark)
+  std::uint64_t timestamp_ns;  // since the Unix epoch
   UdpEndpoint source;
   UdpEndpoint destination;
-  std::span<const std::uint8_t> payload; // view into the file buffer
+  std::span<const std::uint8_t> payload;  // view into the file buffer
 };
 
 // load_file reads a whole file. kInvalidArgument if it cannot be opened or read.

@@ -103,8 +103,8 @@ TEST(PcapLinkTypes, EveryLinkTypeYieldsTheDatagram) {
   Bytes sll2(20, 0);
   sll2[0] = 0x86;  // protocol 0x86DD
   sll2[1] = 0xDD;
-  const Bytes vlan = {0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xBB, 0xBB, 0xBB, 0xBB, 0xBB, 0xBB,
-                      0x81, 0x00, 0x00, 0x05, 0x08, 0x00};
+  const Bytes vlan = {0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0xBB, 0xBB, 0xBB,
+                      0xBB, 0xBB, 0xBB, 0x81, 0x00, 0x00, 0x05, 0x08, 0x00};
   struct Case {
     std::uint32_t link;
     Bytes frame;
@@ -120,14 +120,15 @@ TEST(PcapLinkTypes, EveryLinkTypeYieldsTheDatagram) {
       {229, ip6, true},
       {113, concat(sll, ip4), false},
       {276, concat(sll2, ip6), true},
-      {0, concat({2, 0, 0, 0}, ip4), false},    // AF_INET, little-endian host
-      {0, concat({0, 0, 0, 2}, ip4), false},    // AF_INET, big-endian host
-      {0, concat({0, 0, 0, 24}, ip6), true},    // AF_INET6 (NetBSD/OpenBSD), big-endian
-      {0, concat({30, 0, 0, 0}, ip6), true},    // AF_INET6 (macOS), little-endian
+      {0, concat({2, 0, 0, 0}, ip4), false},  // AF_INET, little-endian host
+      {0, concat({0, 0, 0, 2}, ip4), false},  // AF_INET, big-endian host
+      {0, concat({0, 0, 0, 24}, ip6), true},  // AF_INET6 (NetBSD/OpenBSD), big-endian
+      {0, concat({30, 0, 0, 0}, ip6), true},  // AF_INET6 (macOS), little-endian
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("link type " + std::to_string(c.link) + (c.v6 ? " IPv6" : " IPv4"));
-    const std::vector<UdpDatagram> all = read_all(make_pcap(false, false, c.link, {{0, 0, c.frame}}));
+    const std::vector<UdpDatagram> all =
+        read_all(make_pcap(false, false, c.link, {{0, 0, c.frame}}));
     ASSERT_EQ(all.size(), 1u);
     expect_datagram(all[0], c.v6 ? a6 : a4, c.v6 ? b6 : b4);
   }
@@ -148,12 +149,13 @@ TEST(PcapSkips, NonUdpFragmentsAndTruncatedFramesAreSkipped) {
   Bytes bad_ihl = ip4;
   bad_ihl[0] = 0x44;  // IHL 4 < 5
   Bytes ip6_fragment = ip6;
-  ip6_fragment[6] = 44;  // next header: fragment
+  ip6_fragment[6] = 44;                               // next header: fragment
   const Bytes truncated(ip4.begin(), ip4.end() - 3);  // snapped: total length says more
   const Bytes arp = ethernet(0x0806, Bytes(28, 0));
   std::vector<RawFrame> frames;
-  for (const Bytes* p : std::initializer_list<const Bytes*>{&tcp, &more_fragments, &later_fragment, &bad_udp_length, &bad_ihl,
-                         &ip6_fragment, &truncated}) {
+  for (const Bytes* p :
+       std::initializer_list<const Bytes*>{&tcp, &more_fragments, &later_fragment, &bad_udp_length,
+                                           &bad_ihl, &ip6_fragment, &truncated}) {
     frames.push_back({0, 0, ethernet((*p)[0] >> 4 == 6 ? 0x86DD : 0x0800, *p)});
   }
   frames.push_back({0, 0, arp});

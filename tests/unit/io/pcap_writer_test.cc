@@ -68,7 +68,7 @@ TEST(PcapWriter, ChecksumsAreValid) {
 }
 
 TEST(PcapWriter, RejectsWhatItCannotWrite) {
-  EXPECT_THROW(PcapWriter(LinkType::kLinuxSll), std::invalid_argument);
+  EXPECT_THROW(PcapWriter{LinkType::kLinuxSll}, std::invalid_argument);
   PcapWriter v4_only(LinkType::kIpv4);
   EXPECT_EQ(v4_only.add_udp(0, test::v6(1, 1), test::v6(2, 2), {}).error(), Error::kUnsupported);
   PcapWriter w(LinkType::kEthernet);
