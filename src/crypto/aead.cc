@@ -179,6 +179,8 @@ Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint
   return {};
 }
 
+bool Aead::batch_interleaves() const noexcept { return impl_->interleaves(); }
+
 void Aead::seal_batch(std::span<SealJob> jobs) noexcept {
   // Valid jobs are handed to the backend in groups of up to kMaxLanes, trimmed to exact sizes.
   SealJob* lanes[detail::AeadImpl::kMaxLanes];

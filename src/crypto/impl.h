@@ -35,6 +35,7 @@ class AeadImpl {
   // multi-buffer kernel override them; the defaults loop. open_lanes returns a bit mask of the
   // jobs that authenticated (the caller zeroes and flags the others).
   static constexpr std::size_t kMaxLanes = 8;
+  virtual bool interleaves() const noexcept { return false; }
   virtual void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept {
     for (std::size_t i = 0; i < num_jobs; ++i) {
       seal(jobs[i]->nonce, jobs[i]->aad, jobs[i]->in, jobs[i]->out, jobs[i]->tag);

@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "common/bytes.h"
+#include "common/ct.h"
+#include "wireseal/random.h"
 
 namespace wireseal::dtls::detail {
 namespace {
@@ -47,6 +49,20 @@ RecordCrypto::RecordCrypto(RecordCipher cipher, const DirectionKeys& keys, crypt
       hmac.emplace(info_.mac_hash, keys.mac_key);
       break;
   }
+}
+
+void RecordCrypto::enable_iv_generator() {
+  std::uint8_t key[16];
+  system_random()(key);
+  system_random()({iv_counter_.data(), 8});
+  iv_generator_.emplace(key);
+  wireseal::detail::secure_wipe(key, sizeof(key));
+}
+
+void RecordCrypto::next_iv(std::uint8_t* out) noexcept {
+  static constexpr std::uint8_t kZeros[16] = {};
+  (void)iv_generator_->apply(iv_counter_, kZeros, {out, 16});
+  store_be64(iv_counter_.data() + 8, load_be64(iv_counter_.data() + 8) + 1);
 }
 
 void RecordCrypto::nonce(std::uint64_t epoch_seq, const std::uint8_t* explicit_nonce,

@@ -31,6 +31,12 @@ class RecordCrypto {
   // GCM/CCM (explicit taken from the record when opening), IV XOR sequence for ChaCha20.
   void nonce(std::uint64_t epoch_seq, const std::uint8_t* explicit_nonce, std::uint8_t* out) const noexcept;
 
+  // enable_iv_generator keys the CBC IV generator from the system DRBG (sealers only).
+  void enable_iv_generator();
+  // next_iv writes a fresh unpredictable 16-byte CBC IV: E(K_iv, nonce || counter) under a
+  // random key used for nothing else (a CTR-mode DRBG without reseeding; 2^64 IVs per key).
+  void next_iv(std::uint8_t* out) noexcept;
+
   std::optional<crypto::Aead> aead;
   std::optional<crypto::AesCbc> cbc;
   std::optional<crypto::Hmac> hmac;
@@ -39,6 +45,8 @@ class RecordCrypto {
   RecordCipher cipher_;
   RecordCipherInfo info_;
   std::array<std::uint8_t, 12> iv_{};
+  std::optional<crypto::AesCtr> iv_generator_;
+  std::array<std::uint8_t, 16> iv_counter_{};
 };
 
 // build_aad writes the additional data (AEAD) or MAC pseudo-header (CBC, NULL) for a record

@@ -84,6 +84,17 @@ RecordSealer::RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::
   if (options_.cid.empty() && options_.cid_padding != 0) {
     throw std::invalid_argument("wireseal::dtls: cid_padding needs a connection ID");
   }
+  if (crypto_->info().kind == CipherKind::kCbc && options_.random.fill == nullptr) {
+    crypto_->enable_iv_generator();
+  }
+}
+
+void RecordSealer::fresh_iv(std::uint8_t* iv) noexcept {
+  if (options_.random.fill != nullptr) {
+    options_.random({iv, kCbcIvSize});
+  } else {
+    crypto_->next_iv(iv);
+  }
 }
 RecordSealer::~RecordSealer() = default;
 RecordSealer::RecordSealer(RecordSealer&&) noexcept = default;
@@ -199,7 +210,7 @@ void RecordSealer::seal_framed(Framed& f) noexcept {
       break;
     case CipherKind::kCbc: {
       std::uint8_t* iv = f.record_iv;
-      options_.random({iv, kCbcIvSize});
+      fresh_iv(iv);
       crypto::Hmac::Stream mac = crypto_->hmac->begin();
       if (options_.encrypt_then_mac) {
         const std::size_t enc_len = write_cbc_padding(payload, n);
@@ -242,13 +253,23 @@ Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::ui
 }
 
 void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {
+  const bool aead = crypto_->info().kind == CipherKind::kAead;
+  if (aead && !crypto_->aead->batch_interleaves()) {
+    // No multi-buffer kernel for this AEAD (GCM and ChaCha20 are parallel within a record
+    // already): batching would only add bookkeeping.
+    for (Job& job : jobs) {
+      Result<std::size_t> r = seal(job.type, job.plaintext, job.out);
+      job.status = r ? Status{} : Status{r.error()};
+      job.record_len = r ? *r : 0;
+    }
+    return;
+  }
   // Frame up to kGroup records (header, nonce or IV, inner plaintext), then run the group's
   // cryptography through the crypto core's batch entry points.
   constexpr std::size_t kGroup = 8;
   Framed framed[kGroup];
   Job* owners[kGroup];
   std::size_t count = 0;
-  const bool aead = crypto_->info().kind == CipherKind::kAead;
   auto flush = [&] {
     if (aead) {
       seal_group_aead(framed, owners, count);
@@ -320,7 +341,7 @@ void RecordSealer::seal_group_mac(Framed* framed, Job* const* jobs, std::size_t 
   };
   if (cbc) {
     for (std::size_t i = 0; i < count; ++i) {
-      options_.random({framed[i].record_iv, kCbcIvSize});
+      fresh_iv(framed[i].record_iv);
     }
   }
   if (cbc && etm) {

@@ -105,6 +105,11 @@ class Aead {
   void seal_batch(std::span<SealJob> jobs) noexcept;
   void open_batch(std::span<OpenJob> jobs) noexcept;
 
+  // batch_interleaves tells whether seal_batch/open_batch run a multi-buffer kernel (true for
+  // the native AES-CCM backend). When false they only loop, and callers that must frame each
+  // message anyway may as well call seal/open directly.
+  bool batch_interleaves() const noexcept;
+
  private:
   Status check_seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
                     std::span<std::uint8_t> out, std::span<std::uint8_t> tag) const noexcept;

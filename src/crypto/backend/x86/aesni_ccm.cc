@@ -83,6 +83,8 @@ class NativeCcm final : public AeadImpl {
                        [&](auto r) { return open_one<decltype(r)::value>(nonce, aad, in, out, tag); });
   }
 
+  bool interleaves() const noexcept override { return true; }
+
   void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept override {
     with_rounds(ks_.rounds, [&](auto r) { seal_many<decltype(r)::value>(jobs, num_jobs); });
   }
