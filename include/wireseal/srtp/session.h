@@ -1,0 +1,206 @@
+#pragma once
+// Session: SRTP and SRTCP protection (RFC 3711, RFC 6188, RFC 7714) for many streams that
+// share one set of master keys, with RFC 6904 header-extension encryption and RFC 9335
+// cryptex.
+//
+// Set-up (the constructor) derives the session keys of every master key once and allocates
+// the stream table at its final size. After that no call allocates: streams are created in
+// place in a fixed-capacity open-addressing table (found by SSRC in O(1)), either explicitly
+// (add_stream) or on the first packet that protects / authenticates.
+//
+// Packet layouts (RFC 3711 §3.1, §3.4; RFC 7714 §8, §9):
+//
+//   SRTP, HMAC profiles:  RTP header | payload (encrypted)          | [MKI] | tag (10 or 4)
+//   SRTP, AEAD:           RTP header | payload (encrypted) | tag 16 | [MKI]
+//   SRTCP, HMAC:          header+SSRC (8) | rest (encrypted) | E|index (4) | [MKI] | tag (10)
+//   SRTCP, AEAD:          header+SSRC (8) | rest (encrypted) | tag 16 | E|index (4) | [MKI]
+//
+// Buffers: protect writes the protected packet into a caller buffer that has room for the
+// tag and MKI (protected_rtp_size); in place when the packet already sits at its start,
+// otherwise from a disjoint input. Unprotect authenticates, decrypts in place (or into a
+// disjoint buffer) and returns a view of the plain packet inside the caller's buffer. Partial
+// overlap of input and output returns kAliasing. Nothing unauthenticated is ever returned; on
+// failure an output buffer's packet bytes are zeroed when decryption had started.
+//
+// Errors (wireseal::Error): kMalformed (does not parse), kBufferTooSmall, kAliasing,
+// kAuthFailed (tag, unknown MKI), kReplay (index seen or older than the window; also a
+// sender reusing an index), kSequenceExhausted (ROC or SRTCP index would wrap: re-key),
+// kBadState (unknown SSRC when streams are not created automatically, or the stream table is
+// full), kInvalidArgument (cryptex on an extension it cannot carry). Unprotect failures are
+// also counted per reason in drop_counters().
+//
+// Threads: a Session is not safe for concurrent use; give each thread its own.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "wireseal/crypto/backend.h"
+#include "wireseal/result.h"
+#include "wireseal/srtp/profile.h"
+#include "wireseal/srtp/replay_window.h"
+
+namespace wireseal::srtp {
+
+inline constexpr std::size_t kMaxMkiLength = 128;  // libsrtp's SRTP_MAX_MKI_LEN
+inline constexpr std::size_t kMaxMasterKeys = 255;
+
+// MasterKey is one master key and salt (and its MKI) handed to a Session. The Session copies
+// what it needs (derived keys, the MKI bytes); the spans need only live for the constructor.
+struct MasterKey {
+  std::span<const std::uint8_t> key;   // info(profile).master_key_len bytes
+  std::span<const std::uint8_t> salt;  // info(profile).master_salt_len bytes
+  std::span<const std::uint8_t> mki;   // SessionConfig::mki_len bytes (empty without MKI)
+};
+
+// StreamOptions configure one stream (one SSRC).
+struct StreamOptions {
+  std::uint32_t roc = 0;       // rollover counter the first packet is assumed to carry
+  std::uint8_t key_index = 0;  // master key (index into SessionConfig::keys) protect uses
+  bool cryptex = false;        // RFC 9335: encrypt CSRCs and the whole header extension
+  // RFC 6904: IDs (1..255) of header-extension elements to encrypt. Copied into the stream.
+  std::span<const std::uint8_t> encrypted_extension_ids = {};
+};
+
+// SessionConfig is everything a Session is built from.
+struct SessionConfig {
+  Profile profile = Profile::kAes128CmHmacSha1_80;
+  std::span<const MasterKey> keys;       // 1..kMaxMasterKeys; several only with an MKI
+  std::size_t mki_len = 0;               // 0 (no MKI) .. kMaxMkiLength
+  std::size_t max_streams = 64;          // hard cap; the table is allocated for it up front
+  std::size_t replay_window = kDefaultReplayWindow;  // rounded up to a power of two >= 64
+  bool create_streams_on_first_packet = true;        // else only add_stream creates streams
+  StreamOptions stream_defaults;         // options of streams created on first packet
+  crypto::Backend backend = crypto::Backend::kAuto;
+};
+
+// DropCounters count unprotect failures by reason, for monitoring.
+struct DropCounters {
+  std::uint64_t auth = 0;          // kAuthFailed: bad tag or unknown MKI
+  std::uint64_t replay = 0;        // kReplay
+  std::uint64_t malformed = 0;     // kMalformed, kBufferTooSmall, kAliasing, kInvalidArgument
+  std::uint64_t unknown_ssrc = 0;  // no stream and not allowed (or no room) to create one
+};
+
+// PacketJob is one packet of a batch call. For protect, the packet is at buffer[0, length)
+// and buffer has room for the protected packet; for unprotect, buffer[0, length) holds the
+// protected packet. The call sets `status` and, on success, `length` to the output length
+// (the plain packet stays at the start of `buffer`).
+struct PacketJob {
+  std::span<std::uint8_t> buffer;
+  std::size_t length = 0;
+  Status status;
+};
+
+namespace detail {
+class SessionState;
+}
+
+class Session {
+ public:
+  // Session derives the session keys of every master key and allocates the stream table.
+  // Misuse throws std::invalid_argument: wrong key/salt/MKI lengths, no keys, several keys
+  // without an MKI, duplicate MKIs, max_streams of 0 or above 2^24, a window above
+  // kMaxReplayWindow, a default key_index out of range.
+  explicit Session(const SessionConfig& config);
+  ~Session();
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const ProfileInfo& profile() const noexcept;
+
+  // --- sizes (all exact; none allocates)
+
+  // rtp_overhead is the largest protected_rtp_size(p) - p.size(): tag + MKI, plus 4 when
+  // cryptex may have to add an empty extension header to a packet with CSRCs (RFC 9335 §5.1).
+  std::size_t rtp_overhead() const noexcept;
+  // protected_rtp_size is the exact length protect_rtp produces for the RTP packet `rtp`
+  // under its stream's (or the defaults') options, or 0 if the header does not parse.
+  std::size_t protected_rtp_size(std::span<const std::uint8_t> rtp) const noexcept;
+  // max_rtp_size is the largest RTP packet (header + payload) whose protected form always
+  // fits in `buffer_len` bytes (0 if none does).
+  std::size_t max_rtp_size(std::size_t buffer_len) const noexcept;
+  // rtcp_overhead is tag + 4 (E|index) + MKI: protected_rtcp_size(n) = n + rtcp_overhead().
+  std::size_t rtcp_overhead() const noexcept;
+  std::size_t protected_rtcp_size(std::size_t rtcp_len) const noexcept {
+    return rtcp_len + rtcp_overhead();
+  }
+  std::size_t max_rtcp_size(std::size_t buffer_len) const noexcept {
+    return buffer_len > rtcp_overhead() ? buffer_len - rtcp_overhead() : 0;
+  }
+
+  // --- SRTP
+
+  // protect_rtp protects the RTP packet at buffer[0, rtp_len) in place and returns the
+  // protected length (protected_rtp_size). `buffer` must hold that many bytes, else
+  // kBufferTooSmall with nothing written. The stream is created if needed (and allowed).
+  Result<std::size_t> protect_rtp(std::span<std::uint8_t> buffer, std::size_t rtp_len) noexcept;
+  // protect_rtp writes the protection of `rtp` into `out` (disjoint from `rtp`, or starting at
+  // the same address) and returns the length written.
+  Result<std::size_t> protect_rtp(std::span<const std::uint8_t> rtp,
+                                  std::span<std::uint8_t> out) noexcept;
+  // unprotect_rtp authenticates and decrypts the SRTP packet `srtp` in place and returns the
+  // plain RTP packet, a prefix of `srtp`. On failure nothing changes except that decrypted
+  // bytes (cryptex with AEAD rearranges the header first) are zeroed.
+  Result<std::span<std::uint8_t>> unprotect_rtp(std::span<std::uint8_t> srtp) noexcept;
+  // unprotect_rtp decrypts `srtp` into `out` (disjoint or same start; at least as large as the
+  // plain packet) and returns the plain packet, a prefix of `out`.
+  Result<std::span<std::uint8_t>> unprotect_rtp(std::span<const std::uint8_t> srtp,
+                                                std::span<std::uint8_t> out) noexcept;
+
+  // --- SRTCP (the stream is the sender SSRC at bytes 4..7 of the first RTCP packet)
+
+  // protect_rtcp protects the compound RTCP packet at buffer[0, rtcp_len) in place, encrypted
+  // (E = 1) unless the profile is NULL, with the stream's next SRTCP index.
+  Result<std::size_t> protect_rtcp(std::span<std::uint8_t> buffer, std::size_t rtcp_len) noexcept;
+  Result<std::size_t> protect_rtcp(std::span<const std::uint8_t> rtcp,
+                                   std::span<std::uint8_t> out) noexcept;
+  // unprotect_rtcp authenticates and (if E is set) decrypts in place; returns the RTCP packet.
+  Result<std::span<std::uint8_t>> unprotect_rtcp(std::span<std::uint8_t> srtcp) noexcept;
+  Result<std::span<std::uint8_t>> unprotect_rtcp(std::span<const std::uint8_t> srtcp,
+                                                 std::span<std::uint8_t> out) noexcept;
+
+  // --- batches: results identical to calling the single-packet function per job, in order.
+  // TODO(srtp): hand HMAC-SHA1 of AES-CM jobs to a multi-buffer SHA-1 kernel (crypto core
+  // Hmac::compute_batch) and GCM jobs to Aead::seal_batch; see src/srtp/batch.cc.
+  void protect_rtp_batch(std::span<PacketJob> jobs) noexcept;
+  void unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept;
+  void protect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
+  void unprotect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
+
+  // --- streams
+
+  // add_stream creates the stream `ssrc` with `options`. kBadState if it exists or the table
+  // is full; kInvalidArgument if options.key_index has no key.
+  Status add_stream(std::uint32_t ssrc, const StreamOptions& options) noexcept;
+  // remove_stream forgets `ssrc` (kBadState if unknown). Its slot is reused.
+  Status remove_stream(std::uint32_t ssrc) noexcept;
+  bool has_stream(std::uint32_t ssrc) const noexcept;
+  std::size_t stream_count() const noexcept;
+  std::size_t max_streams() const noexcept;
+
+  // roc returns the stream's rollover counter: that of the highest index protected or
+  // authenticated, or the configured initial ROC before the first packet. kBadState if unknown.
+  Result<std::uint32_t> roc(std::uint32_t ssrc) const noexcept;
+  // set_roc sets the rollover counter (RFC 4771-style signalling, or a joining receiver): the
+  // next packet's index is estimated from ROC || its sequence number, and the RTP replay
+  // window restarts. kBadState if the stream is unknown.
+  Status set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept;
+  // set_active_key makes protect use master key `key_index` for `ssrc` (MKI key change).
+  Status set_active_key(std::uint32_t ssrc, std::size_t key_index) noexcept;
+  // srtcp_index is the SRTCP index the next protect_rtcp of `ssrc` uses.
+  Result<std::uint32_t> srtcp_index(std::uint32_t ssrc) const noexcept;
+
+  const DropCounters& drop_counters() const noexcept;
+  // stream_state_size is the bytes of state one stream takes (slot + replay bitmaps + its
+  // hash entries), excluding the key material shared by the whole session.
+  std::size_t stream_state_size() const noexcept;
+
+ private:
+  std::unique_ptr<detail::SessionState> state_;
+};
+
+}  // namespace wireseal::srtp

@@ -1,0 +1,46 @@
+#pragma once
+// KeyMaterial: the session keys derived from one master key (RFC 3711 §4.3), keyed once and
+// shared by every stream of a Session (libsrtp's "template" sharing, without the per-stream
+// clone): streams carry only an index into the Session's key list.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "wireseal/crypto/aead.h"
+#include "wireseal/crypto/aes.h"
+#include "wireseal/crypto/hmac.h"
+#include "wireseal/srtp/profile.h"
+#include "wireseal/srtp/session.h"
+
+namespace wireseal::srtp::detail {
+
+inline constexpr std::size_t kMaxSaltLen = 14;
+
+// CipherKeys are the keyed objects of one of SRTP or SRTCP.
+struct CipherKeys {
+  std::optional<crypto::AesCtr> ctr;  // AES-CM profiles
+  std::optional<crypto::Aead> aead;   // AEAD profiles
+  std::optional<crypto::Hmac> hmac;   // HMAC-SHA1 profiles
+  std::array<std::uint8_t, kMaxSaltLen> salt{};  // session salt (14 or 12 bytes used)
+};
+
+// KeyMaterial is everything derived from one master key, plus its MKI.
+struct KeyMaterial {
+  CipherKeys rtp;
+  CipherKeys rtcp;
+  // RFC 6904 / RFC 9335 header keys: AES-CM with the header-encryption key and salt. AEAD
+  // profiles use AES-CM of the same key size here (as libsrtp does); NULL profiles have none.
+  std::optional<crypto::AesCtr> header_ctr;
+  std::array<std::uint8_t, kMaxSaltLen> header_salt{};
+  std::array<std::uint8_t, kMaxMkiLength> mki{};
+};
+
+// derive_key_material runs the SRTP KDF (key derivation rate 0) for every session key of
+// `profile` from `key` and keys the crypto objects. Throws std::invalid_argument on sizes.
+KeyMaterial derive_key_material(const ProfileInfo& profile, const MasterKey& key,
+                                std::size_t mki_len, crypto::Backend backend);
+
+}  // namespace wireseal::srtp::detail

@@ -1,0 +1,84 @@
+// SRTP IVs (RFC 3711 §4.1.1, RFC 7714 §8.1/§9.1) and keystream at an offset.
+#include "keystream.h"
+
+#include <algorithm>
+
+#include "common/bytes.h"
+
+namespace wireseal::srtp::detail {
+namespace {
+
+// add_blocks adds `n` to the 128-bit big-endian counter block.
+void add_blocks(Iv16& block, std::uint64_t n) noexcept {
+  for (std::size_t i = 16; i-- > 0 && n != 0;) {
+    const std::uint64_t sum = block[i] + (n & 0xff);
+    block[i] = static_cast<std::uint8_t>(sum);
+    n = (n >> 8) + (sum >> 8);
+  }
+}
+
+}  // namespace
+
+Iv16 cm_iv(std::span<const std::uint8_t, 14> salt, std::uint32_t ssrc, std::uint64_t index) noexcept {
+  Iv16 iv{};
+  std::copy(salt.begin(), salt.end(), iv.begin());
+  // SSRC * 2^64 lands in bytes 4..7; i * 2^16 (48 bits) in bytes 8..13.
+  std::uint8_t x[16] = {};
+  store_be32(x + 4, ssrc);
+  store_be48(x + 8, index);
+  for (std::size_t i = 0; i < 16; ++i) {
+    iv[i] ^= x[i];
+  }
+  return iv;
+}
+
+Iv12 gcm_rtp_iv(std::span<const std::uint8_t, 12> salt, std::uint32_t ssrc, std::uint32_t roc,
+                std::uint16_t seq) noexcept {
+  Iv12 iv{};
+  store_be32(iv.data() + 2, ssrc);
+  store_be32(iv.data() + 6, roc);
+  store_be16(iv.data() + 10, seq);
+  for (std::size_t i = 0; i < 12; ++i) {
+    iv[i] ^= salt[i];
+  }
+  return iv;
+}
+
+Iv12 gcm_rtcp_iv(std::span<const std::uint8_t, 12> salt, std::uint32_t ssrc,
+                 std::uint32_t index) noexcept {
+  Iv12 iv{};
+  store_be32(iv.data() + 2, ssrc);
+  store_be32(iv.data() + 8, index & 0x7fffffffu);
+  for (std::size_t i = 0; i < 12; ++i) {
+    iv[i] ^= salt[i];
+  }
+  return iv;
+}
+
+Status ctr_xor(crypto::AesCtr& ctr, const Iv16& iv, std::size_t offset,
+               std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept {
+  if (in.empty()) {
+    return {};
+  }
+  Iv16 block = iv;
+  add_blocks(block, offset / 16);
+  const std::size_t skip = offset % 16;
+  std::size_t done = 0;
+  if (skip != 0) {
+    std::uint8_t ks[16] = {};
+    if (Status s = ctr.apply(block, ks, ks); !s) {
+      return s;
+    }
+    done = std::min(16 - skip, in.size());
+    for (std::size_t i = 0; i < done; ++i) {
+      out[i] = static_cast<std::uint8_t>(in[i] ^ ks[skip + i]);
+    }
+    add_blocks(block, 1);
+  }
+  if (done == in.size()) {
+    return {};
+  }
+  return ctr.apply(block, in.subspan(done), out.subspan(done));
+}
+
+}  // namespace wireseal::srtp::detail

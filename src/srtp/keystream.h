@@ -1,0 +1,35 @@
+#pragma once
+// IV construction and keystream helpers shared by SRTP, SRTCP and header encryption.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "wireseal/crypto/aes.h"
+#include "wireseal/result.h"
+
+namespace wireseal::srtp::detail {
+
+using Iv16 = std::array<std::uint8_t, 16>;
+using Iv12 = std::array<std::uint8_t, 12>;
+
+// cm_iv is the AES-CM counter block of RFC 3711 §4.1.1:
+// IV = (k_s * 2^16) XOR (SSRC * 2^64) XOR (i * 2^16), with `salt` the 14-byte session salt and
+// `index` the 48-bit SRTP index or the 31-bit SRTCP index.
+Iv16 cm_iv(std::span<const std::uint8_t, 14> salt, std::uint32_t ssrc, std::uint64_t index) noexcept;
+
+// gcm_rtp_iv is RFC 7714 §8.1: (0x0000 || SSRC || ROC || SEQ) XOR salt.
+Iv12 gcm_rtp_iv(std::span<const std::uint8_t, 12> salt, std::uint32_t ssrc, std::uint32_t roc,
+                std::uint16_t seq) noexcept;
+// gcm_rtcp_iv is RFC 7714 §9.1: (0x0000 || SSRC || 0x0000 || 0 || SRTCP index) XOR salt.
+Iv12 gcm_rtcp_iv(std::span<const std::uint8_t, 12> salt, std::uint32_t ssrc,
+                 std::uint32_t index) noexcept;
+
+// ctr_xor XORs `in` with the AES-CM keystream starting `offset` bytes into the keystream of
+// counter block `iv`, writing `out` (identical to `in` or disjoint). Lets header encryption
+// and cryptex pick up the keystream mid-block without materialising it.
+Status ctr_xor(crypto::AesCtr& ctr, const Iv16& iv, std::size_t offset,
+               std::span<const std::uint8_t> in, std::span<std::uint8_t> out) noexcept;
+
+}  // namespace wireseal::srtp::detail

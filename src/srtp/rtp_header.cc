@@ -1,0 +1,106 @@
+// RTP header parsing and header-extension element walking (RFC 3550 §5.1, RFC 8285).
+#include "wireseal/srtp/rtp_header.h"
+
+#include "common/bytes.h"
+
+namespace wireseal::srtp {
+
+ExtensionForm RtpHeader::extension_form() const noexcept {
+  if (!has_extension) {
+    return ExtensionForm::kNone;
+  }
+  if (extension_profile == kOneByteExtensionProfile) {
+    return ExtensionForm::kOneByte;
+  }
+  if ((extension_profile & kTwoByteExtensionMask) == kTwoByteExtensionProfile) {
+    return ExtensionForm::kTwoByte;
+  }
+  return ExtensionForm::kOther;
+}
+
+Result<RtpHeader> parse_rtp_header(std::span<const std::uint8_t> packet) noexcept {
+  if (packet.size() < kRtpFixedHeaderSize) {
+    return Error::kMalformed;
+  }
+  const std::uint8_t* p = packet.data();
+  if ((p[0] >> 6) != 2) {
+    return Error::kMalformed;
+  }
+  RtpHeader h;
+  h.padding = (p[0] & 0x20) != 0;
+  h.has_extension = (p[0] & 0x10) != 0;
+  h.csrc_count = static_cast<std::uint8_t>(p[0] & 0x0f);
+  h.marker = (p[1] & 0x80) != 0;
+  h.payload_type = static_cast<std::uint8_t>(p[1] & 0x7f);
+  h.sequence = load_be16(p + 2);
+  h.timestamp = load_be32(p + 4);
+  h.ssrc = load_be32(p + 8);
+  std::size_t size = kRtpFixedHeaderSize + 4 * std::size_t{h.csrc_count};
+  if (h.has_extension) {
+    if (packet.size() < size + kRtpExtensionPreambleSize) {
+      return Error::kMalformed;
+    }
+    h.extension_offset = size;
+    h.extension_profile = load_be16(p + size);
+    h.extension_body_size = 4 * std::size_t{load_be16(p + size + 2)};
+    size += kRtpExtensionPreambleSize + h.extension_body_size;
+  }
+  if (packet.size() < size) {
+    return Error::kMalformed;
+  }
+  h.size = size;
+  return h;
+}
+
+ExtensionIterator::ExtensionIterator(std::span<const std::uint8_t> packet, const RtpHeader& header,
+                                     ExtensionForm form) noexcept
+    : packet_(packet.data()),
+      pos_(header.extension_body_offset()),
+      end_(header.extension_body_offset() + header.extension_body_size),
+      form_(form) {
+  if (!header.has_extension || (form != ExtensionForm::kOneByte && form != ExtensionForm::kTwoByte)) {
+    pos_ = end_ = 0;
+  }
+}
+
+bool ExtensionIterator::next(ExtensionElement& element) noexcept {
+  while (pos_ < end_) {
+    const std::uint8_t b = packet_[pos_];
+    if (b == 0) {  // padding byte between elements (both forms)
+      ++pos_;
+      continue;
+    }
+    std::size_t header_len = 0;
+    std::size_t data_len = 0;
+    std::uint8_t id = 0;
+    if (form_ == ExtensionForm::kOneByte) {
+      id = static_cast<std::uint8_t>(b >> 4);
+      if (id == 15) {  // RFC 8285 §4.2: reserved ID, stop processing the extension
+        pos_ = end_;
+        return false;
+      }
+      header_len = 1;
+      data_len = std::size_t{static_cast<std::uint8_t>(b & 0x0f)} + 1;
+    } else {
+      if (pos_ + 2 > end_) {
+        malformed_ = true;
+        pos_ = end_;
+        return false;
+      }
+      id = b;
+      header_len = 2;
+      data_len = packet_[pos_ + 1];
+    }
+    if (pos_ + header_len + data_len > end_) {
+      malformed_ = true;
+      pos_ = end_;
+      return false;
+    }
+    element = {id, pos_ + header_len, data_len};
+    pos_ += header_len + data_len;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace wireseal::srtp

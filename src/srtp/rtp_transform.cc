@@ -1,0 +1,332 @@
+// SRTP protect and unprotect (RFC 3711 §3.3, §4; RFC 7714 §8; RFC 6904; RFC 9335).
+#include <cstring>
+
+#include "common/bytes.h"
+#include "common/ct.h"
+#include "header_extension.h"
+#include "keystream.h"
+#include "session_state.h"
+#include "wireseal/srtp/packet_index.h"
+
+namespace wireseal::srtp::detail {
+namespace {
+
+using wireseal::detail::ct_equal;
+using wireseal::detail::secure_wipe;
+
+constexpr std::size_t kHmacSha1Size = 20;
+
+std::span<const std::uint8_t, 14> salt14(const std::array<std::uint8_t, kMaxSaltLen>& s) {
+  return std::span<const std::uint8_t, 14>(s.data(), 14);
+}
+std::span<const std::uint8_t, 12> salt12(const std::array<std::uint8_t, kMaxSaltLen>& s) {
+  return std::span<const std::uint8_t, 12>(s.data(), 12);
+}
+
+// rtp_auth_tag computes the RFC 3711 §4.2 tag: HMAC-SHA1(k_a, authenticated portion || ROC),
+// truncated to out.size().
+Status rtp_auth_tag(const crypto::Hmac& hmac, std::span<const std::uint8_t> authenticated,
+                    std::uint32_t roc, std::span<std::uint8_t> out) noexcept {
+  std::uint8_t roc_be[4];
+  store_be32(roc_be, roc);
+  crypto::Hmac::Stream s = hmac.begin();
+  s.update(authenticated);
+  s.update(roc_be);
+  return s.finish(out);
+}
+
+// estimate is the packet index of a packet with `seq` on a stream in state `st` (RFC 3711
+// §3.3.1), checked against the replay window. Errors: kReplay, kSequenceExhausted.
+Result<std::uint64_t> estimate(StreamTable& table, StreamState* st, const StreamState& cfg,
+                               std::uint16_t seq) noexcept {
+  if (st == nullptr || !st->rtp_started) {
+    return packet_index(cfg.initial_roc, seq);
+  }
+  const std::optional<std::uint64_t> index = estimate_packet_index(st->rtp_highest, seq);
+  if (!index) {
+    return roc_of(st->rtp_highest) == UINT32_MAX ? Error::kSequenceExhausted : Error::kReplay;
+  }
+  if (!table.rtp_window(*st).is_fresh(*index)) {
+    return Error::kReplay;
+  }
+  return *index;
+}
+
+}  // namespace
+
+// protect_rtp:
+//
+//   in:   | RTP header (12 + 4*CC [+ 4 + ext]) | payload |
+//   out:  | RTP header                          | E(payload) | [MKI] | auth tag (10 | 4) |  HMAC
+//         | RTP header (AAD)                    | E(payload) | GCM tag (16) | [MKI]     |  AEAD
+//
+// RFC 6904: selected extension element data XORed with the header keystream before the
+// tag is computed. RFC 9335 cryptex: CSRCs and extension body join the encrypted portion,
+// the profile becomes 0xC0DE/0xC2DE and a CSRC-only packet gains an empty extension.
+// The stream's index (ROC || SEQ) must be new to it: a reused index would reuse keystream.
+Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_t len,
+                                              std::uint8_t* out, std::size_t out_cap) noexcept {
+  Result<RtpHeader> parsed = parse_rtp_header({in, len});
+  if (!parsed) {
+    return parsed.error();
+  }
+  RtpHeader h = *parsed;
+  StreamState* st = streams.find(h.ssrc);
+  if (st == nullptr && (!auto_create || streams.full())) {
+    return Error::kBadState;
+  }
+  const StreamState& cfg = st != nullptr ? *st : defaults;
+  const ProfileInfo& p = *profile;
+  KeyMaterial& km = keys[cfg.key_index];
+
+  const bool cryptex = cfg.cryptex && p.cipher != CipherKind::kNull &&
+                       (h.csrc_count != 0 || h.has_extension);
+  std::uint16_t cryptex_ext_profile = kCryptexOneByteProfile;
+  if (cryptex && h.has_extension) {
+    cryptex_ext_profile = cryptex_profile(h.extension_profile);
+    if (cryptex_ext_profile == 0) {
+      return Error::kInvalidArgument;
+    }
+  }
+  const bool rfc6904 = !cryptex && cfg.encrypt_extensions && h.has_extension && km.header_ctr;
+  if (rfc6904 && !rfc6904_well_formed({in, len}, h)) {
+    return Error::kMalformed;
+  }
+  const std::size_t grow = cryptex_growth(h, cryptex);
+  const std::size_t plain_len = len + grow;
+  const std::size_t total = plain_len + p.rtp_tag_len + mki_len;
+  if (out_cap < total) {
+    return Error::kBufferTooSmall;
+  }
+  Result<std::uint64_t> index = estimate(streams, st, cfg, h.sequence);
+  if (!index) {
+    return index.error();
+  }
+  const std::uint32_t roc = roc_of(*index);
+
+  // Header into `out`; a CSRC-only cryptex packet gets an empty extension (RFC 9335 §5.1).
+  const std::size_t payload_len = len - h.size;
+  const std::uint8_t* payload_in = in + h.size;
+  if (out != in) {
+    std::memcpy(out, in, h.size);
+  }
+  if (grow != 0) {
+    if (out == in) {
+      std::memmove(out + h.size + grow, in + h.size, payload_len);
+      payload_in = out + h.size + grow;
+    }
+    out[0] = static_cast<std::uint8_t>(out[0] | 0x10);
+    store_be16(out + h.size, kCryptexOneByteProfile);
+    store_be16(out + h.size + 2, 0);
+    h.has_extension = true;
+    h.extension_offset = h.size;
+    h.extension_body_size = 0;
+    h.size += grow;
+  } else if (cryptex) {
+    store_be16(out + h.extension_offset, cryptex_ext_profile);
+  }
+  if (cryptex) {
+    h.extension_profile = cryptex_ext_profile;
+  }
+  std::uint8_t* payload_out = out + h.size;
+  const std::span<std::uint8_t> packet(out, plain_len);
+  std::uint8_t* tail = out + plain_len;
+
+  if (rfc6904) {
+    const Iv16 hiv = cm_iv(salt14(km.header_salt), h.ssrc, *index);
+    if (Status s = apply_rfc6904(*km.header_ctr, hiv, cfg, packet, h); !s) {
+      return s.error();
+    }
+  }
+  switch (p.cipher) {
+    case CipherKind::kAesCm: {
+      const Iv16 iv = cm_iv(salt14(km.rtp.salt), h.ssrc, *index);
+      std::size_t ks_offset = 0;
+      if (cryptex) {
+        Result<std::size_t> r = cryptex_xor_header(*km.rtp.ctr, iv, packet, h);
+        if (!r) {
+          return r.error();
+        }
+        ks_offset = *r;
+      }
+      if (Status s = ctr_xor(*km.rtp.ctr, iv, ks_offset, {payload_in, payload_len},
+                             {payload_out, payload_len});
+          !s) {
+        return s.error();
+      }
+      break;
+    }
+    case CipherKind::kNull:
+      if (payload_out != payload_in) {
+        std::memcpy(payload_out, payload_in, payload_len);
+      }
+      break;
+    case CipherKind::kAesGcm: {
+      const Iv12 iv = gcm_rtp_iv(salt12(km.rtp.salt), h.ssrc, roc, h.sequence);
+      Status s;
+      if (cryptex) {
+        // AAD = fixed header || extension preamble; CSRCs || body || payload encrypted as one.
+        if (payload_out != payload_in) {
+          std::memcpy(payload_out, payload_in, payload_len);
+        }
+        cryptex_gather(out, h);
+        constexpr std::size_t kAad = kRtpFixedHeaderSize + kRtpExtensionPreambleSize;
+        s = km.rtp.aead->seal(iv, {out, kAad}, {out + kAad, plain_len - kAad},
+                              {out + kAad, plain_len - kAad}, {tail, p.rtp_tag_len});
+        cryptex_scatter(out, h);
+      } else {
+        s = km.rtp.aead->seal(iv, {out, h.size}, {payload_in, payload_len},
+                              {payload_out, payload_len}, {tail, p.rtp_tag_len});
+      }
+      if (!s) {
+        return s.error();
+      }
+      std::memcpy(tail + p.rtp_tag_len, km.mki.data(), mki_len);  // RFC 7714 §8: MKI last
+      break;
+    }
+  }
+  if (p.cipher != CipherKind::kAesGcm) {
+    std::memcpy(tail, km.mki.data(), mki_len);  // RFC 3711 §3.1: MKI, then the tag
+    if (Status s = rtp_auth_tag(*km.rtp.hmac, packet, roc, {tail + mki_len, p.rtp_tag_len}); !s) {
+      return s.error();
+    }
+  }
+
+  if (st == nullptr) {
+    st = create_stream(h.ssrc);
+  }
+  streams.rtp_window(*st).mark(*index);
+  return total;
+}
+
+// unprotect_rtp:
+//
+//   in:   | RTP header | E(payload) | [MKI] | auth tag |      HMAC: check tag, then decrypt
+//         | RTP header | E(payload) | GCM tag | [MKI]  |      AEAD: open (AAD = header)
+//   out:  | RTP header | payload |
+//
+// Order (RFC 3711 §3.3): MKI -> key, SSRC -> stream, index estimate, replay check, then
+// authentication, and only after it: decryption, header decryption, window and ROC update.
+Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::size_t len,
+                                                std::uint8_t* out, std::size_t out_cap) noexcept {
+  Result<RtpHeader> parsed = parse_rtp_header({in, len});
+  if (!parsed) {
+    return count_drop(parsed.error());
+  }
+  RtpHeader h = *parsed;
+  const ProfileInfo& p = *profile;
+  const bool aead = p.cipher == CipherKind::kAesGcm;
+  if (len < h.size + p.rtp_tag_len + mki_len) {
+    return count_drop(Error::kMalformed);
+  }
+  const std::size_t plain_len = len - p.rtp_tag_len - mki_len;
+  if (out_cap < plain_len) {
+    return count_drop(Error::kBufferTooSmall);
+  }
+  const std::uint8_t* mki = in + plain_len + (aead ? p.rtp_tag_len : 0);
+  const std::uint8_t* tag = in + plain_len + (aead ? 0 : mki_len);
+  KeyMaterial* kmp = key_for_mki(mki);
+  if (kmp == nullptr) {
+    return count_drop(Error::kAuthFailed);
+  }
+  KeyMaterial& km = *kmp;
+  StreamState* st = streams.find(h.ssrc);
+  if (st == nullptr && (!auto_create || streams.full())) {
+    ++drops.unknown_ssrc;
+    return Error::kBadState;
+  }
+  const StreamState& cfg = st != nullptr ? *st : defaults;
+  const bool cryptex = cfg.cryptex && p.cipher != CipherKind::kNull && h.has_extension &&
+                       cryptex_form(h.extension_profile) != ExtensionForm::kOther;
+  const bool rfc6904 = !cryptex && cfg.encrypt_extensions && h.has_extension && km.header_ctr;
+  if (rfc6904 && !rfc6904_well_formed({in, len}, h)) {
+    return count_drop(Error::kMalformed);
+  }
+  Result<std::uint64_t> index = estimate(streams, st, cfg, h.sequence);
+  if (!index) {
+    return count_drop(index.error());
+  }
+  const std::uint32_t roc = roc_of(*index);
+  const std::size_t payload_len = plain_len - h.size;
+  const std::span<std::uint8_t> packet(out, plain_len);
+
+  switch (p.cipher) {
+    case CipherKind::kAesCm:
+    case CipherKind::kNull: {
+      std::uint8_t expected[kHmacSha1Size];
+      const std::span<std::uint8_t> want(expected, p.rtp_tag_len);
+      if (!rtp_auth_tag(*km.rtp.hmac, {in, plain_len}, roc, want) ||
+          !ct_equal(want, {tag, p.rtp_tag_len})) {
+        return count_drop(Error::kAuthFailed);
+      }
+      if (out != in) {
+        std::memcpy(out, in, h.size);
+      }
+      if (p.cipher == CipherKind::kNull) {
+        if (out != in) {
+          std::memcpy(out + h.size, in + h.size, payload_len);
+        }
+        break;
+      }
+      const Iv16 iv = cm_iv(salt14(km.rtp.salt), h.ssrc, *index);
+      std::size_t ks_offset = 0;
+      if (cryptex) {
+        Result<std::size_t> r = cryptex_xor_header(*km.rtp.ctr, iv, packet, h);
+        if (!r) {
+          return count_drop(r.error());
+        }
+        ks_offset = *r;
+      }
+      if (Status s = ctr_xor(*km.rtp.ctr, iv, ks_offset, {in + h.size, payload_len},
+                             {out + h.size, payload_len});
+          !s) {
+        return count_drop(s.error());
+      }
+      break;
+    }
+    case CipherKind::kAesGcm: {
+      const Iv12 iv = gcm_rtp_iv(salt12(km.rtp.salt), h.ssrc, roc, h.sequence);
+      const std::span<const std::uint8_t> tag_span(tag, p.rtp_tag_len);
+      if (cryptex) {
+        if (out != in) {
+          std::memcpy(out, in, plain_len);
+        }
+        cryptex_gather(out, h);
+        constexpr std::size_t kAad = kRtpFixedHeaderSize + kRtpExtensionPreambleSize;
+        const Status s = km.rtp.aead->open(iv, {out, kAad}, {out + kAad, plain_len - kAad},
+                                           {out + kAad, plain_len - kAad}, tag_span);
+        cryptex_scatter(out, h);
+        if (!s) {
+          return count_drop(s.error());
+        }
+      } else {
+        if (Status s = km.rtp.aead->open(iv, {in, h.size}, {in + h.size, payload_len},
+                                         {out + h.size, payload_len}, tag_span);
+            !s) {
+          return count_drop(s.error());
+        }
+        if (out != in) {
+          std::memcpy(out, in, h.size);
+        }
+      }
+      break;
+    }
+  }
+  if (cryptex) {
+    // RFC 9335 §5.3: the receiver restores the original extension profile.
+    store_be16(out + h.extension_offset, plain_profile(h.extension_profile));
+  } else if (rfc6904) {
+    const Iv16 hiv = cm_iv(salt14(km.header_salt), h.ssrc, *index);
+    if (Status s = apply_rfc6904(*km.header_ctr, hiv, cfg, packet, h); !s) {
+      secure_wipe(out, plain_len);
+      return count_drop(s.error());
+    }
+  }
+  if (st == nullptr) {
+    st = create_stream(h.ssrc);
+  }
+  streams.rtp_window(*st).mark(*index);
+  return plain_len;
+}
+
+}  // namespace wireseal::srtp::detail

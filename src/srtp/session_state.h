@@ -1,0 +1,61 @@
+#pragma once
+// SessionState: what a Session owns (profile, derived keys per master key, stream table,
+// counters) and the packet transforms, split by purpose over rtp_transform.cc,
+// rtcp_transform.cc and header_extension.cc.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "key_material.h"
+#include "stream_table.h"
+#include "wireseal/result.h"
+#include "wireseal/srtp/rtp_header.h"
+#include "wireseal/srtp/session.h"
+
+namespace wireseal::srtp::detail {
+
+class SessionState {
+ public:
+  explicit SessionState(const SessionConfig& config);
+
+  // Packet transforms over raw buffers: `out` is `in` or disjoint from it (checked by the
+  // callers in session.cc), `out_cap` its size.
+  Result<std::size_t> protect_rtp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                                  std::size_t out_cap) noexcept;
+  Result<std::size_t> unprotect_rtp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                                    std::size_t out_cap) noexcept;
+  Result<std::size_t> protect_rtcp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                                   std::size_t out_cap) noexcept;
+  Result<std::size_t> unprotect_rtcp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                                     std::size_t out_cap) noexcept;
+
+  // cryptex_growth is how many bytes cryptex adds to a packet with header `h` (4 when it has
+  // CSRCs but no extension: RFC 9335 §5.1 appends an empty one).
+  static std::size_t cryptex_growth(const RtpHeader& h, bool cryptex) noexcept {
+    return cryptex && h.csrc_count != 0 && !h.has_extension ? kRtpExtensionPreambleSize : 0;
+  }
+  // stream_or_defaults is the stream of `ssrc`, or the template new streams copy.
+  const StreamState& stream_or_defaults(std::uint32_t ssrc) const noexcept {
+    const StreamState* s = streams.find(ssrc);
+    return s != nullptr ? *s : defaults;
+  }
+  // key_for_mki finds the master key whose MKI is `mki` (mki_len bytes); nullptr if none.
+  KeyMaterial* key_for_mki(const std::uint8_t* mki) noexcept;
+  // create_stream inserts `ssrc` initialised from the defaults; nullptr when full.
+  StreamState* create_stream(std::uint32_t ssrc) noexcept;
+
+  const ProfileInfo* profile;
+  std::size_t mki_len;
+  bool auto_create;
+  std::vector<KeyMaterial> keys;
+  StreamTable streams;
+  StreamState defaults;  // template for streams created on first packet
+  DropCounters drops;
+
+ private:
+  // count_drop records an unprotect failure by reason and returns it.
+  Error count_drop(Error e) noexcept;
+};
+
+}  // namespace wireseal::srtp::detail

@@ -1,0 +1,107 @@
+// StreamTable: open addressing with linear probing and backward-shift deletion.
+#include "stream_table.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wireseal::srtp::detail {
+
+void StreamState::set_encrypted_ids(std::span<const std::uint8_t> ids) noexcept {
+  encrypted_ids.fill(0);
+  for (std::uint8_t id : ids) {
+    if (id != 0) {  // ID 0 is padding in both extension forms (RFC 8285 §4.2, §4.3)
+      encrypted_ids[id / 64] |= std::uint64_t{1} << (id % 64);
+    }
+  }
+  encrypt_extensions = std::any_of(encrypted_ids.begin(), encrypted_ids.end(),
+                                   [](std::uint64_t w) { return w != 0; });
+}
+
+StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std::uint64_t seed)
+    : max_streams_(max_streams), window_words_(window_words), seed_(seed) {
+  if (max_streams == 0 || max_streams > (std::size_t{1} << 24)) {
+    throw std::invalid_argument("wireseal::srtp: max_streams must be 1..2^24");
+  }
+  std::size_t slots = 2;
+  unsigned bits = 1;
+  while (slots < 2 * max_streams) {
+    slots *= 2;
+    ++bits;
+  }
+  shift_ = 64 - bits;
+  mask_ = slots - 1;
+  slots_ = std::make_unique<Slot[]>(slots);
+  std::fill(slots_.get(), slots_.get() + slots, Slot{0, kEmpty});
+  records_ = std::make_unique<StreamState[]>(max_streams);
+  free_ = std::make_unique<std::uint32_t[]>(max_streams);
+  for (std::size_t i = 0; i < max_streams; ++i) {
+    free_[i] = static_cast<std::uint32_t>(max_streams - 1 - i);  // record 0 is handed out first
+  }
+  free_top_ = max_streams;
+  windows_ = std::make_unique<std::uint64_t[]>(max_streams * 2 * window_words);
+}
+
+std::span<std::uint64_t> StreamTable::window_bits(const StreamState& s, std::size_t which) noexcept {
+  const auto record = static_cast<std::size_t>(&s - records_.get());
+  return {windows_.get() + (2 * record + which) * window_words_, window_words_};
+}
+
+StreamState* StreamTable::find(std::uint32_t ssrc) noexcept {
+  for (std::size_t i = home(ssrc);; i = (i + 1) & mask_) {
+    const Slot& slot = slots_[i];
+    if (slot.record == kEmpty) {
+      return nullptr;
+    }
+    if (slot.ssrc == ssrc) {
+      return &records_[slot.record];
+    }
+  }
+}
+
+const StreamState* StreamTable::find(std::uint32_t ssrc) const noexcept {
+  return const_cast<StreamTable*>(this)->find(ssrc);  // NOLINT: same lookup, const result
+}
+
+StreamState* StreamTable::insert(std::uint32_t ssrc) noexcept {
+  if (free_top_ == 0) {
+    return nullptr;
+  }
+  std::size_t i = home(ssrc);
+  while (slots_[i].record != kEmpty) {
+    i = (i + 1) & mask_;
+  }
+  const std::uint32_t record = free_[--free_top_];
+  slots_[i] = Slot{ssrc, record};
+  ++size_;
+  StreamState& s = records_[record];
+  s = StreamState{};
+  s.ssrc = ssrc;
+  return &s;
+}
+
+bool StreamTable::remove(std::uint32_t ssrc) noexcept {
+  std::size_t i = home(ssrc);
+  while (slots_[i].record == kEmpty || slots_[i].ssrc != ssrc) {
+    if (slots_[i].record == kEmpty) {
+      return false;
+    }
+    i = (i + 1) & mask_;
+  }
+  free_[free_top_++] = slots_[i].record;
+  --size_;
+  // Backward-shift deletion: pull later entries of the cluster into the hole when their home
+  // slot does not lie cyclically in (hole, j], so every entry stays reachable from its home.
+  std::size_t hole = i;
+  for (std::size_t j = (i + 1) & mask_; slots_[j].record != kEmpty; j = (j + 1) & mask_) {
+    const std::size_t h = home(slots_[j].ssrc);
+    const bool home_in_range = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
+    if (!home_in_range) {
+      slots_[hole] = slots_[j];
+      hole = j;
+    }
+  }
+  slots_[hole] = Slot{0, kEmpty};
+  return true;
+}
+
+}  // namespace wireseal::srtp::detail

@@ -1,0 +1,103 @@
+#pragma once
+// StreamTable: the streams of a Session, found by SSRC in O(1) with no allocation after
+// construction.
+//
+// Layout: a dense array of StreamState records (max_streams of them, reused through a free
+// list), an open-addressing hash index of (SSRC, record number) pairs with linear probing and
+// backward-shift deletion (no tombstones, so probe chains never degrade), sized to a power of
+// two at least twice max_streams (load <= 1/2), and one array of replay-window bitmaps, two
+// windows (SRTP, SRTCP) per record. The hash is multiplicative with a per-table random seed,
+// so an attacker who does not know the seed cannot aim SSRCs at one probe chain.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "wireseal/result.h"
+#include "wireseal/srtp/replay_window.h"
+#include "wireseal/srtp/session.h"
+
+namespace wireseal::srtp::detail {
+
+// StreamState is the per-SSRC state (72 bytes) plus its two replay bitmaps.
+struct StreamState {
+  std::uint64_t rtp_highest = 0;    // highest SRTP index protected or authenticated
+  std::uint64_t rtcp_highest = 0;   // highest SRTCP index authenticated (receiver)
+  std::uint32_t ssrc = 0;
+  std::uint32_t initial_roc = 0;    // ROC assumed for the first packet (RFC 3711 §3.3.1)
+  std::uint32_t rtcp_next = 1;      // next SRTCP index to send (libsrtp sends 1 first)
+  std::uint8_t key_index = 0;       // master key protect uses
+  bool rtp_started = false;         // rtp_highest valid
+  bool rtcp_started = false;        // rtcp_highest valid
+  bool cryptex = false;             // RFC 9335
+  bool encrypt_extensions = false;  // RFC 6904 set non-empty
+  // RFC 6904 encrypted extension IDs as a 256-bit set (one-byte IDs 1..14, two-byte 1..255).
+  std::array<std::uint64_t, 4> encrypted_ids{};
+
+  bool encrypts_id(std::uint8_t id) const noexcept {
+    return (encrypted_ids[id / 64] >> (id % 64) & 1) != 0;
+  }
+  void set_encrypted_ids(std::span<const std::uint8_t> ids) noexcept;
+};
+
+class StreamTable {
+ public:
+  // StreamTable allocates room for `max_streams` streams with replay windows of
+  // `window_words` 64-bit words each. `seed` randomises the hash.
+  StreamTable(std::size_t max_streams, std::size_t window_words, std::uint64_t seed);
+
+  // find returns the stream of `ssrc` or nullptr.
+  StreamState* find(std::uint32_t ssrc) noexcept;
+  const StreamState* find(std::uint32_t ssrc) const noexcept;
+  // insert creates a fresh stream for `ssrc` (which must not exist); nullptr when full.
+  StreamState* insert(std::uint32_t ssrc) noexcept;
+  // full is true when insert would fail.
+  bool full() const noexcept { return free_top_ == 0; }
+  // remove forgets `ssrc`; false if it was not there.
+  bool remove(std::uint32_t ssrc) noexcept;
+
+  ReplayWindow rtp_window(StreamState& s) noexcept {
+    return {window_bits(s, 0), s.rtp_highest, s.rtp_started};
+  }
+  ReplayWindow rtcp_window(StreamState& s) noexcept {
+    return {window_bits(s, 1), s.rtcp_highest, s.rtcp_started};
+  }
+  std::size_t window_words() const noexcept { return window_words_; }
+
+  std::size_t size() const noexcept { return size_; }
+  std::size_t capacity() const noexcept { return max_streams_; }
+  // bytes_per_stream is what one stream costs: its record, its windows and its share of the
+  // hash index.
+  std::size_t bytes_per_stream() const noexcept {
+    return sizeof(StreamState) + 2 * window_words_ * 8 + (mask_ + 1) * sizeof(Slot) / max_streams_;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t ssrc;
+    std::uint32_t record;  // kEmpty when free
+  };
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+
+  std::size_t home(std::uint32_t ssrc) const noexcept {
+    return static_cast<std::size_t>(((std::uint64_t{ssrc} ^ seed_) * 0x9E3779B97F4A7C15ull) >>
+                                    shift_);
+  }
+  std::span<std::uint64_t> window_bits(const StreamState& s, std::size_t which) noexcept;
+
+  std::size_t max_streams_;
+  std::size_t window_words_;
+  std::uint64_t seed_;
+  unsigned shift_;
+  std::size_t mask_;
+  std::size_t size_ = 0;
+  std::unique_ptr<Slot[]> slots_;
+  std::unique_ptr<StreamState[]> records_;
+  std::unique_ptr<std::uint32_t[]> free_;  // stack of free record numbers
+  std::size_t free_top_;
+  std::unique_ptr<std::uint64_t[]> windows_;
+};
+
+}  // namespace wireseal::srtp::detail
