@@ -1,0 +1,214 @@
+#pragma once
+// A minimal SMB2/3 session engine over direct TCP framing, sans-IO: the message security part
+// of an SMB client (and, for tests and benchmarks, of a server).
+//
+//   send:    body written in place → 64-byte header → sign or seal → 4-byte prefix → frame
+//   receive: bytes → MessagePump → transformed? open : (signed? verify) → header → message
+//
+// SecureChannel is role-agnostic (client or server side of one session): it owns one outgoing
+// frame buffer and one MessagePump, both allocated at construction; after that no call
+// allocates. ClientEngine adds what a client needs on top: message IDs, credit charges and the
+// table of requests in flight, so many requests can be outstanding and responses are matched
+// by MessageId in any order.
+//
+// Frame buffer layout (offsets fixed at construction, so in-place work never moves bytes):
+//
+//   | prefix (4) | transform header (52, encrypted only) | header (64) | body ... |
+//
+// Protection: kNone sends plain messages; kSigned signs every message and rejects unsigned or
+// badly signed ones; kEncrypted seals every message (unsigned inside, §3.1.4.1: an encrypted
+// message is not signed) and rejects anything not encrypted for this session.
+//
+// Replay: transform nonces are the peer's choice (MS-SMB2 leaves them implementation-defined),
+// so no nonce window is kept. Instead ClientEngine accepts exactly one final response per
+// MessageId in flight: a replayed or duplicated response — same nonce or not — finds no
+// request and is rejected with kReplay.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "wireseal/crypto/backend.h"
+#include "wireseal/random.h"
+#include "wireseal/result.h"
+#include "wireseal/smb/framing.h"
+#include "wireseal/smb/header.h"
+#include "wireseal/smb/keys.h"
+#include "wireseal/smb/signing.h"
+#include "wireseal/smb/transform.h"
+
+namespace wireseal::smb {
+
+enum class Role : std::uint8_t { kClient, kServer };
+enum class Protection : std::uint8_t { kNone, kSigned, kEncrypted };
+
+struct SessionConfig {
+  Role role = Role::kClient;
+  Protection protection = Protection::kEncrypted;
+  Dialect dialect = Dialect::kSmb311;
+  Cipher cipher = Cipher::kAes128Gcm;                    // kEncrypted
+  SigningAlgorithm signing = SigningAlgorithm::kAesGmac;  // kSigned (2.x: HMAC-SHA256 forced)
+  std::uint64_t session_id = 0;
+  std::span<const std::uint8_t> session_key;   // 16 bytes (32 for AES-256 ciphers)
+  std::span<const std::uint8_t> preauth_hash;  // 64 bytes for 3.1.1
+  std::size_t max_message_len = 1 << 20;       // largest message or compound chain, each way
+  RandomSource random = system_random();
+  crypto::Backend backend = crypto::Backend::kAuto;
+};
+
+// Incoming is one received message: a view into the channel's receive buffer, valid until the
+// next read_space() call.
+struct Incoming {
+  Smb2Header header;
+  std::span<std::uint8_t> message;  // header and body (a compound member: up to NextCommand)
+  std::span<std::uint8_t> body;     // message without its 64-byte header
+  bool encrypted = false;
+};
+
+// ChannelCounters counts received messages dropped, by reason.
+struct ChannelCounters {
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  std::uint64_t malformed = 0;
+  std::uint64_t auth_failed = 0;   // bad tag or signature, wrong session, missing protection
+  std::uint64_t replayed = 0;      // ClientEngine: response for no request in flight
+};
+
+class SecureChannel {
+ public:
+  // SecureChannel derives the session keys from `config` and keys the sealer/opener or the
+  // signer for its role. Set-up misuse (key sizes, a 3.1.1 session without preauth hash,
+  // max_message_len above the frame limit) throws std::invalid_argument.
+  explicit SecureChannel(const SessionConfig& config);
+
+  const SessionConfig& config() const noexcept { return config_; }
+  // overhead is the frame bytes around a message: 4, plus 52 when encrypted.
+  std::size_t overhead() const noexcept { return message_offset_; }
+
+  // outgoing_message is the buffer the next message (or compound chain) is built in:
+  // max_message_len bytes; the header goes at [0, 64) and the body after it.
+  std::span<std::uint8_t> outgoing_message() noexcept;
+  // outgoing_body is outgoing_message() after the 64-byte header.
+  std::span<std::uint8_t> outgoing_body() noexcept { return outgoing_message().subspan(kHeaderSize); }
+
+  // send encodes `header` at outgoing_message()[0, 64) (session_id from the config; for kSigned
+  // the SIGNED flag and signature are set), protects the message of 64 + body_len bytes and
+  // frames it. Returns the frame to write, a view into the channel valid until the next send.
+  // Errors: kBufferTooSmall (body_len over the buffer), kSequenceExhausted (encrypted and the
+  // nonce counter is used up). The body bytes are encrypted in place when kEncrypted.
+  Result<std::span<const std::uint8_t>> send(const Smb2Header& header,
+                                             std::size_t body_len) noexcept;
+
+  // send with a body held elsewhere: the body is copied after the header (the AEAD takes one
+  // contiguous plaintext) unless it already is outgoing_body().first(n). `body` must not
+  // otherwise overlap the channel's buffer (kAliasing).
+  Result<std::span<const std::uint8_t>> send(const Smb2Header& header,
+                                             std::span<const std::uint8_t> body) noexcept;
+
+  // send_chain protects a compound chain of `chain_len` bytes already laid out in
+  // outgoing_message() (see ChainBuilder): with kSigned each member is signed, with kEncrypted
+  // the whole chain is sealed in one transform (MS-SMB2 §3.2.4.1.4).
+  Result<std::span<const std::uint8_t>> send_chain(std::size_t chain_len) noexcept;
+
+  // read_space / commit feed received bytes (see MessagePump).
+  std::span<std::uint8_t> read_space() noexcept { return pump_.read_space(); }
+  void commit(std::size_t n) noexcept { pump_.commit(n); }
+
+  // receive returns the next received message, decrypted or verified, or std::nullopt when
+  // more bytes are needed. The members of a compound chain are returned one per call.
+  // Errors (the message or chain is dropped and counted; the channel stays usable unless the
+  // framing itself broke): kMalformed, kAuthFailed, kBadState (framing lost).
+  Result<std::optional<Incoming>> receive() noexcept;
+
+  const ChannelCounters& counters() const noexcept { return counters_; }
+  ChannelCounters& counters() noexcept { return counters_; }
+
+ private:
+  Result<std::span<const std::uint8_t>> finish(std::size_t message_len,
+                                               std::span<const std::uint8_t> external) noexcept;
+  Result<std::optional<Incoming>> next_in_chain() noexcept;
+
+  SessionConfig config_;
+  std::optional<TransformSealer> sealer_;
+  std::optional<TransformOpener> opener_;
+  std::optional<Signer> signer_;
+  std::vector<std::uint8_t> out_;
+  std::size_t message_offset_;
+  MessagePump pump_;
+  ChainCursor chain_;
+  bool chain_encrypted_ = false;
+  ChannelCounters counters_;
+};
+
+// Request describes one request for ClientEngine::send_request.
+struct Request {
+  Command command = Command::kEcho;
+  std::uint16_t credit_charge = 1;   // §3.2.4.1.5: 1 + (payload - 1) / 65536 for large I/O
+  std::uint16_t credit_request = 1;
+  std::uint32_t tree_id = 0;
+  std::uint32_t flags = 0;           // extra header flags (e.g. kFlagDfsOperations)
+};
+
+// Response is a matched final response, a view into the engine's receive buffer.
+struct Response {
+  std::uint64_t message_id = 0;
+  Smb2Header header;
+  std::span<std::uint8_t> body;
+};
+
+class ClientEngine {
+ public:
+  // ClientEngine builds the client side of a session (config.role is forced to kClient).
+  // `first_message_id` is the next MessageId (after NEGOTIATE and SESSION_SETUP), `credits`
+  // the credits granted so far, `max_in_flight` the size of the pending-request table.
+  explicit ClientEngine(const SessionConfig& config, std::uint64_t first_message_id = 2,
+                        std::uint32_t credits = 64, std::size_t max_in_flight = 64);
+
+  // request_body is where the next request's body is written (after its header).
+  std::span<std::uint8_t> request_body() noexcept { return channel_.outgoing_body(); }
+
+  // Sent is the outcome of send_request: the request's MessageId and the frame to write.
+  struct Sent {
+    std::uint64_t message_id;
+    std::span<const std::uint8_t> frame;
+  };
+
+  // send_request sends `request` with the body_len bytes written at request_body(): takes
+  // credit_charge MessageIds and credits, records the request as in flight and returns the
+  // frame. Errors: kBadState (not enough credits or the in-flight table is full: wait for
+  // responses), kSequenceExhausted (MessageIds or nonces used up), kBufferTooSmall.
+  Result<Sent> send_request(const Request& request, std::size_t body_len) noexcept;
+
+  std::span<std::uint8_t> read_space() noexcept { return channel_.read_space(); }
+  void commit(std::size_t n) noexcept { channel_.commit(n); }
+
+  // poll returns the next final response matched to a request in flight (retiring it and
+  // adding its granted credits), std::nullopt when more bytes are needed. Interim
+  // STATUS_PENDING responses only add credits and are skipped. Errors: those of
+  // SecureChannel::receive, kMalformed for a request-shaped message, kReplay for a response
+  // whose MessageId is not in flight (duplicate, replayed or never sent).
+  Result<std::optional<Response>> poll() noexcept;
+
+  std::size_t in_flight() const noexcept { return in_flight_; }
+  std::uint32_t credits() const noexcept { return credits_; }
+  std::uint64_t next_message_id() const noexcept { return next_message_id_; }
+  const ChannelCounters& counters() const noexcept { return channel_.counters(); }
+
+ private:
+  struct Slot {
+    std::uint64_t message_id = 0;
+    bool used = false;
+  };
+  std::size_t find_slot(std::uint64_t message_id) const noexcept;
+
+  SecureChannel channel_;
+  std::vector<Slot> slots_;  // open addressing on message_id, capacity a power of two
+  std::size_t max_in_flight_;
+  std::size_t in_flight_ = 0;
+  std::uint64_t next_message_id_;
+  std::uint32_t credits_;
+};
+
+}  // namespace wireseal::smb

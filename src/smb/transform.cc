@@ -1,0 +1,140 @@
+// SMB 3.x encryption and decryption of messages (MS-SMB2 §3.1.4.3, §3.2.5.1.1, §3.3.5.2.1.1).
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "common/ct.h"
+#include "smb/le.h"
+#include "wireseal/smb/transform.h"
+
+namespace wireseal::smb {
+namespace {
+
+constexpr std::uint8_t kTransformProtocolId[4] = {0xFD, 'S', 'M', 'B'};
+constexpr std::size_t kCounterSize = 8;
+constexpr std::size_t kOriginalSizeOffset = 36;
+constexpr std::size_t kFlagsOffset = 42;
+constexpr std::size_t kSessionIdOffset = 44;
+
+crypto::Aead make_aead(Cipher cipher, std::span<const std::uint8_t> key,
+                       crypto::Backend backend) {
+  if (key.size() != cipher_key_length(cipher)) {
+    throw std::invalid_argument("wireseal::smb: cipher key has the wrong length");
+  }
+  return crypto::Aead(aead_algorithm(cipher), key,
+                      crypto::AeadOptions{.tag_len = kTransformTagSize,
+                                          .nonce_len = cipher_nonce_length(cipher),
+                                          .backend = backend});
+}
+
+}  // namespace
+
+TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> key,
+                                 std::uint64_t session_id, RandomSource random,
+                                 TransformOptions options)
+    : aead_(make_aead(cipher, key, options.backend)),
+      cipher_(cipher),
+      session_id_(session_id),
+      counter_(options.first_counter) {
+  // The salt makes nonces of different sessions that share a key (there are none in SMB, but
+  // a buggy KDF input could cause it) differ; uniqueness within the session comes from the
+  // counter alone.
+  random(std::span<std::uint8_t>(salt_).first(cipher_nonce_length(cipher) - kCounterSize));
+}
+
+Result<std::size_t> TransformSealer::seal_in_place(std::span<std::uint8_t> buffer,
+                                                   std::size_t message_len) noexcept {
+  if (buffer.size() < kTransformHeaderSize ||
+      buffer.size() - kTransformHeaderSize < message_len) {
+    return Error::kBufferTooSmall;
+  }
+  return seal(buffer.subspan(kTransformHeaderSize, message_len), buffer);
+}
+
+//    0        4              20                   36       40   42     44        52
+//   | FD SMB | tag (written) | ctr(8)|salt(3|4)|0 | OrigSz | 0  | 0001 | SessId  | ciphertext
+//                            '---------------------- AAD --------------------------'
+Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
+                                          std::span<std::uint8_t> out) noexcept {
+  const std::size_t n = message.size();
+  if (n == 0 || n > std::numeric_limits<std::uint32_t>::max()) {
+    return Error::kInvalidArgument;
+  }
+  if (out.size() < kTransformHeaderSize || out.size() - kTransformHeaderSize < n) {
+    return Error::kBufferTooSmall;
+  }
+  std::uint8_t* p = out.data();
+  std::uint8_t* ciphertext = p + kTransformHeaderSize;
+  if (message.data() != ciphertext && detail::overlaps(message.data(), n, p, kTransformHeaderSize + n)) {
+    return Error::kAliasing;
+  }
+  // §3.1.4.3: the nonce MUST NOT be used for any other message of the session. The counter
+  // is consumed before sealing so a failed seal never lets the nonce be reused either.
+  if (exhausted_) {
+    return Error::kSequenceExhausted;
+  }
+  const std::uint64_t counter = counter_;
+  if (counter == std::numeric_limits<std::uint64_t>::max()) {
+    exhausted_ = true;
+  } else {
+    ++counter_;
+  }
+  const std::size_t nonce_len = cipher_nonce_length(cipher_);
+  std::memcpy(p, kTransformProtocolId, 4);
+  wire::store_le64(p + kTransformNonceOffset, counter);
+  std::memcpy(p + kTransformNonceOffset + kCounterSize, salt_.data(), nonce_len - kCounterSize);
+  std::memset(p + kTransformNonceOffset + nonce_len, 0, kTransformNonceSize - nonce_len);
+  wire::store_le32(p + kOriginalSizeOffset, static_cast<std::uint32_t>(n));
+  wire::store_le16(p + 40, 0);
+  wire::store_le16(p + kFlagsOffset, kTransformFlagEncrypted);
+  wire::store_le64(p + kSessionIdOffset, session_id_);
+  const std::span<const std::uint8_t> header(p, kTransformHeaderSize);
+  const Status s = aead_.seal(header.subspan(kTransformNonceOffset, nonce_len),
+                              header.subspan(kTransformAadOffset), message,
+                              out.subspan(kTransformHeaderSize, n),
+                              out.subspan(kTransformSignatureOffset, kTransformTagSize));
+  if (!s) {
+    return s.error();
+  }
+  return kTransformHeaderSize + n;
+}
+
+TransformOpener::TransformOpener(Cipher cipher, std::span<const std::uint8_t> key,
+                                 std::uint64_t session_id, crypto::Backend backend)
+    : aead_(make_aead(cipher, key, backend)), cipher_(cipher), session_id_(session_id) {}
+
+//    0        4              20                   36       40   42     44        52
+//   | FD SMB | tag (checked) | nonce (11|12)  |rsv| OrigSz | rsv| 0001 | SessId  | ciphertext
+//                            '---------------------- AAD --------------------------'
+Result<std::span<std::uint8_t>> TransformOpener::open(
+    std::span<std::uint8_t> transformed) noexcept {
+  if (transformed.size() <= kTransformHeaderSize || !is_transform_message(transformed)) {
+    return Error::kMalformed;
+  }
+  const std::uint8_t* p = transformed.data();
+  const std::size_t n = transformed.size() - kTransformHeaderSize;
+  // §3.3.5.2.1.1 / §3.2.5.1.1: the receiver MUST check the encryption flag and that the
+  // OriginalMessageSize fits; we demand the exact size, as direct TCP frames carry one
+  // transformed message each.
+  if (wire::load_le16(p + kFlagsOffset) != kTransformFlagEncrypted ||
+      wire::load_le32(p + kOriginalSizeOffset) != n) {
+    return Error::kMalformed;
+  }
+  // §3.3.5.2.1.1: look the session up by SessionId; a message for another session is dropped
+  // without touching the ciphertext.
+  if (wire::load_le64(p + kSessionIdOffset) != session_id_) {
+    return Error::kAuthFailed;
+  }
+  const std::size_t nonce_len = cipher_nonce_length(cipher_);
+  const std::span<std::uint8_t> ciphertext = transformed.subspan(kTransformHeaderSize);
+  const Status s = aead_.open(
+      transformed.subspan(kTransformNonceOffset, nonce_len),
+      transformed.subspan(kTransformAadOffset, kTransformHeaderSize - kTransformAadOffset),
+      ciphertext, ciphertext, transformed.subspan(kTransformSignatureOffset, kTransformTagSize));
+  if (!s) {
+    return s.error();
+  }
+  return ciphertext;
+}
+
+}  // namespace wireseal::smb
