@@ -26,6 +26,10 @@ template <class Ctx>
 Ctx* as(HashState& s) noexcept {
   return reinterpret_cast<Ctx*>(s.bytes);
 }
+template <class Ctx>
+const Ctx* as(const HashState& s) noexcept {
+  return reinterpret_cast<const Ctx*>(s.bytes);
+}
 
 void hash_init(HashAlgorithm hash, HashState& s) noexcept {
   switch (hash) {
@@ -146,11 +150,30 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : has
   hash_update(hash, outer_, pad, block);
   wireseal::detail::secure_wipe(padded, sizeof(padded));
   wireseal::detail::secure_wipe(pad, sizeof(pad));
+  // The saved SHA contexts after the ipad/opad block hold exactly the chaining values that the
+  // SHA-NI kernels start from.
+  if (cpu_features().sha_ni && hash == HashAlgorithm::kSha1) {
+    const SHA_CTX* in = as<SHA_CTX>(inner_);
+    const SHA_CTX* out = as<SHA_CTX>(outer_);
+    const std::uint32_t in_h[5] = {in->h0, in->h1, in->h2, in->h3, in->h4};
+    const std::uint32_t out_h[5] = {out->h0, out->h1, out->h2, out->h3, out->h4};
+    std::memcpy(inner_chain_, in_h, sizeof(in_h));
+    std::memcpy(outer_chain_, out_h, sizeof(out_h));
+    lanes_ = true;
+  } else if (cpu_features().sha_ni && hash == HashAlgorithm::kSha256) {
+    for (int i = 0; i < 8; ++i) {
+      inner_chain_[i] = as<SHA256_CTX>(inner_)->h[i];
+      outer_chain_[i] = as<SHA256_CTX>(outer_)->h[i];
+    }
+    lanes_ = true;
+  }
 }
 
 Hmac::~Hmac() {
   wireseal::detail::secure_wipe(&inner_, sizeof(inner_));
   wireseal::detail::secure_wipe(&outer_, sizeof(outer_));
+  wireseal::detail::secure_wipe(inner_chain_, sizeof(inner_chain_));
+  wireseal::detail::secure_wipe(outer_chain_, sizeof(outer_chain_));
 }
 
 Hmac::Stream::Stream(const Hmac& hmac) noexcept : hmac_(&hmac), inner_(hmac.inner_) {}
@@ -178,51 +201,39 @@ Status Hmac::Stream::finish(std::span<std::uint8_t> out) noexcept {
 }
 
 Status Hmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) const noexcept {
+  if (lanes_) {
+    if (out.empty() || out.size() > digest_len()) {
+      return Error::kInvalidArgument;
+    }
+    HmacJob job{{message, {}, {}}, out, {}};
+    HmacJob* one = &job;
+    compute_lanes(&one, 1);
+    return {};
+  }
   Stream s = begin();
   s.update(message);
   return s.finish(out);
 }
 
+void Hmac::compute_lanes(HmacJob* const* jobs, std::size_t num_jobs) const noexcept {
+  if (hash_ == HashAlgorithm::kSha1) {
+    detail::hmac_sha1_lanes(inner_chain_, outer_chain_, jobs, num_jobs);
+  } else {
+    detail::hmac_sha256_lanes(inner_chain_, outer_chain_, jobs, num_jobs);
+  }
+}
+
 void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
   const std::size_t digest = digest_len();
-  // Valid jobs go to the multi-buffer kernel in groups when there is one for this hash.
-  const bool sha_ni = cpu_features().sha_ni;
-  const bool multi = sha_ni && (hash_ == HashAlgorithm::kSha1 || hash_ == HashAlgorithm::kSha256);
-  // The saved SHA contexts after the ipad/opad block hold exactly the chaining values.
-  std::uint32_t inner[8] = {};
-  std::uint32_t outer[8] = {};
-  if (multi && hash_ == HashAlgorithm::kSha1) {
-    const SHA_CTX* in = reinterpret_cast<const SHA_CTX*>(inner_.bytes);
-    const SHA_CTX* out = reinterpret_cast<const SHA_CTX*>(outer_.bytes);
-    const std::uint32_t in_h[5] = {in->h0, in->h1, in->h2, in->h3, in->h4};
-    const std::uint32_t out_h[5] = {out->h0, out->h1, out->h2, out->h3, out->h4};
-    std::memcpy(inner, in_h, sizeof(in_h));
-    std::memcpy(outer, out_h, sizeof(out_h));
-  } else if (multi) {
-    const SHA256_CTX* in = reinterpret_cast<const SHA256_CTX*>(inner_.bytes);
-    const SHA256_CTX* out = reinterpret_cast<const SHA256_CTX*>(outer_.bytes);
-    for (int i = 0; i < 8; ++i) {
-      inner[i] = in->h[i];
-      outer[i] = out->h[i];
-    }
-  }
   HmacJob* lanes[16];
   std::size_t count = 0;
-  auto flush = [&] {
-    if (hash_ == HashAlgorithm::kSha1) {
-      detail::hmac_sha1_lanes(inner, outer, lanes, count);
-    } else {
-      detail::hmac_sha256_lanes(inner, outer, lanes, count);
-    }
-    count = 0;
-  };
   for (HmacJob& job : jobs) {
     if (job.out.empty() || job.out.size() > digest) {
       job.status = Error::kInvalidArgument;
       continue;
     }
     job.status = {};
-    if (!multi) {
+    if (!lanes_) {
       Stream s = begin();
       for (const auto& part : job.parts) {
         s.update(part);
@@ -232,11 +243,12 @@ void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
     }
     lanes[count++] = &job;
     if (count == 16) {
-      flush();
+      compute_lanes(lanes, count);
+      count = 0;
     }
   }
   if (count != 0) {
-    flush();
+    compute_lanes(lanes, count);
   }
 }
 

@@ -86,7 +86,12 @@ class Hmac {
 
  private:
   friend class Stream;
+  void compute_lanes(HmacJob* const* jobs, std::size_t num_jobs) const noexcept;
+
   HashAlgorithm hash_;
+  bool lanes_ = false;  // SHA-1/SHA-256 on a SHA-NI CPU: wireseal's own compression kernels
+  std::uint32_t inner_chain_[8] = {};
+  std::uint32_t outer_chain_[8] = {};
   HashState inner_;
   HashState outer_;
 };
