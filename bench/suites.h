@@ -4,6 +4,7 @@
 // srtp/, smb/) becomes visible to both by adding one row to the table in suites.cc.
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace wireseal::bench {
@@ -24,5 +25,13 @@ void register_crypto_aead();
 void register_crypto_aes();
 void register_crypto_mac();
 void register_crypto_batch();
+void register_dtls_record();
+void register_dtls_batch();
+
+// short_profile_filter is the filter `wireseal bench` uses in its short (default) profile when
+// no --filter is given: every registered benchmark, except that a suite whose grid is too large
+// for the profile's time budget (dtls/: 13 ciphers x 2 directions x 11 sizes x 2 impls) runs
+// only its representative subset from kShortSubsets in suites.cc. Empty when nothing is cut.
+std::string short_profile_filter();
 
 }  // namespace wireseal::bench
