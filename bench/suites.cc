@@ -6,6 +6,11 @@
 #include "bench/bench_util.h"
 
 namespace wireseal::bench {
+
+// SMB suites (bench/smb_*.cc).
+void register_smb_transform();
+void register_smb_roundtrip();
+
 namespace {
 
 // Add dtls/, srtp/ and smb/ suites here; their benchmark names start with that prefix.
@@ -16,6 +21,8 @@ constexpr Suite kSuites[] = {
     {"crypto/batch", &register_crypto_batch},
     {"dtls/record", &register_dtls_record},
     {"dtls/batch", &register_dtls_batch},
+    {"smb/transform", &register_smb_transform},
+    {"smb/roundtrip", &register_smb_roundtrip},
 };
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the

@@ -103,11 +103,7 @@ TransformOpener::TransformOpener(Cipher cipher, std::span<const std::uint8_t> ke
                                  std::uint64_t session_id, crypto::Backend backend)
     : aead_(make_aead(cipher, key, backend)), cipher_(cipher), session_id_(session_id) {}
 
-//    0        4              20                   36       40   42     44        52
-//   | FD SMB | tag (checked) | nonce (11|12)  |rsv| OrigSz | rsv| 0001 | SessId  | ciphertext
-//                            '---------------------- AAD --------------------------'
-Result<std::span<std::uint8_t>> TransformOpener::open(
-    std::span<std::uint8_t> transformed) noexcept {
+Status TransformOpener::check(std::span<const std::uint8_t> transformed) const noexcept {
   if (transformed.size() <= kTransformHeaderSize || !is_transform_message(transformed)) {
     return Error::kMalformed;
   }
@@ -125,16 +121,49 @@ Result<std::span<std::uint8_t>> TransformOpener::open(
   if (wire::load_le64(p + kSessionIdOffset) != session_id_) {
     return Error::kAuthFailed;
   }
-  const std::size_t nonce_len = cipher_nonce_length(cipher_);
+  return {};
+}
+
+//    0        4              20                   36       40   42     44        52
+//   | FD SMB | tag (checked) | nonce (11|12)  |rsv| OrigSz | rsv| 0001 | SessId  | ciphertext
+//                            '---------------------- AAD --------------------------'
+Result<std::span<std::uint8_t>> TransformOpener::open(
+    std::span<std::uint8_t> transformed) noexcept {
+  if (const Status s = check(transformed); !s) {
+    return s.error();
+  }
   const std::span<std::uint8_t> ciphertext = transformed.subspan(kTransformHeaderSize);
   const Status s = aead_.open(
-      transformed.subspan(kTransformNonceOffset, nonce_len),
+      transformed.subspan(kTransformNonceOffset, cipher_nonce_length(cipher_)),
       transformed.subspan(kTransformAadOffset, kTransformHeaderSize - kTransformAadOffset),
       ciphertext, ciphertext, transformed.subspan(kTransformSignatureOffset, kTransformTagSize));
   if (!s) {
     return s.error();
   }
   return ciphertext;
+}
+
+Result<std::span<std::uint8_t>> TransformOpener::open_to(
+    std::span<const std::uint8_t> transformed, std::span<std::uint8_t> out) noexcept {
+  if (const Status s = check(transformed); !s) {
+    return s.error();
+  }
+  const std::size_t n = transformed.size() - kTransformHeaderSize;
+  if (out.size() < n) {
+    return Error::kBufferTooSmall;
+  }
+  if (detail::overlaps(transformed.data(), transformed.size(), out.data(), n)) {
+    return Error::kAliasing;
+  }
+  const Status s = aead_.open(
+      transformed.subspan(kTransformNonceOffset, cipher_nonce_length(cipher_)),
+      transformed.subspan(kTransformAadOffset, kTransformHeaderSize - kTransformAadOffset),
+      transformed.subspan(kTransformHeaderSize), out.first(n),
+      transformed.subspan(kTransformSignatureOffset, kTransformTagSize));
+  if (!s) {
+    return s.error();
+  }
+  return out.first(n);
 }
 
 }  // namespace wireseal::smb

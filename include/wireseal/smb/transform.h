@@ -139,7 +139,15 @@ class TransformOpener {
   // decryption — or bad tag; the ciphertext is zeroed on a bad tag).
   Result<std::span<std::uint8_t>> open(std::span<std::uint8_t> transformed) noexcept;
 
+  // open_to is open with the plaintext written to out[0, n) instead (n = transformed.size() -
+  // 52); `out` must be disjoint from `transformed` (kAliasing) and hold n bytes
+  // (kBufferTooSmall). Returns out.first(n); zeroes it on a bad tag.
+  Result<std::span<std::uint8_t>> open_to(std::span<const std::uint8_t> transformed,
+                                          std::span<std::uint8_t> out) noexcept;
+
  private:
+  Status check(std::span<const std::uint8_t> transformed) const noexcept;
+
   crypto::Aead aead_;
   Cipher cipher_;
   std::uint64_t session_id_;
