@@ -209,7 +209,7 @@ Bytes random_rtp(std::mt19937& rng, std::uint16_t seq, bool with_extension) {
     Bytes body;
     for (std::uint8_t id = 1; id <= 4; ++id) {
       const std::size_t len = 1 + rng() % 4;
-      body.push_back(static_cast<std::uint8_t>(id << 4 | (len - 1)));
+      body.push_back(static_cast<std::uint8_t>(std::size_t{id} << 4 | (len - 1)));
       for (std::size_t i = 0; i < len; ++i) {
         body.push_back(static_cast<std::uint8_t>(rng()));
       }
