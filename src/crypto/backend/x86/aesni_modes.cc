@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "crypto/backend/x86/aesni.h"
+#include "crypto/backend/x86/vaes_cbc.h"
 #include "crypto/backend/x86/vaes_ctr.h"
 #include "crypto/impl.h"
 
@@ -242,9 +243,18 @@ class NativeAesMode final : public AesModeImpl {
   }
 
   void cbc_decrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept override {
-    with_rounds(dec_.rounds, [&](auto r) {
-      cbc_decrypt_blocks<decltype(r)::value>(dec_, iv, in.data(), out.data(), in.size());
-    });
+    std::size_t done = 0;
+    alignas(16) std::uint8_t chain[16];
+    if (use_vaes_ && in.size() >= 256) {
+      done = cbc_decrypt_vaes(dec_.rk, dec_.rounds, iv, in.data(), out.data(), in.size(), chain);
+      iv = chain;
+    }
+    if (done < in.size()) {
+      with_rounds(dec_.rounds, [&](auto r) {
+        cbc_decrypt_blocks<decltype(r)::value>(dec_, iv, in.data() + done, out.data() + done,
+                                               in.size() - done);
+      });
+    }
   }
 
  private:
