@@ -24,6 +24,8 @@ const char* to_string(Error error) noexcept {
       return "unsupported";
     case Error::kBadState:
       return "bad state";
+    case Error::kUnknownStream:
+      return "unknown stream";
   }
   return "unknown error";
 }
