@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dtls/record_crypto.h"
 #include "support/hex.h"
 
 namespace wireseal::interop {
@@ -93,6 +94,7 @@ void RecordChecker::check(bool from_client, std::span<const std::uint8_t> record
                              explicit_nonce != (std::uint64_t{1} << 48 | r.sequence);
   if (foreign_nonce) {
     ++tally.foreign_nonce;
+    check_reseal_with_nonce(r, record, name);
     check_fresh_roundtrip(r, name, record);
   } else {
     check_reseal(r, record, name);
@@ -101,6 +103,40 @@ void RecordChecker::check(bool from_client, std::span<const std::uint8_t> record
     check_fresh_roundtrip(r, name, {});
   }
   opened_.push_back(std::move(r));
+}
+
+void RecordChecker::check_reseal_with_nonce(const OpenedRecordInfo& r,
+                                            std::span<const std::uint8_t> record,
+                                            const std::string& name) {
+  // The record layout RecordSealer writes, but with OpenSSL's explicit nonce:
+  // header | explicit nonce | AEAD(plaintext) | tag.
+  const dtls::RecordCipherInfo& info = dtls::info(cipher_);
+  const dtls::Direction dir =
+      r.from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
+  dtls::detail::RecordCrypto crypto(cipher_, block_.keys(dir), crypto::Backend::kAuto);
+  const std::size_t n = r.plaintext.size();
+  std::vector<std::uint8_t> out(dtls::kHeaderSize + info.explicit_nonce_len + n + info.tag_len);
+  dtls::write_header(r.type, dtls::kDtls12Version, 1, r.sequence, {},
+                     static_cast<std::uint16_t>(out.size() - dtls::kHeaderSize), out.data());
+  std::copy_n(record.begin() + dtls::kHeaderSize, info.explicit_nonce_len,
+              out.begin() + dtls::kHeaderSize);
+  const std::uint64_t epoch_seq = std::uint64_t{1} << 48 | r.sequence;
+  std::uint8_t nonce[12];
+  crypto.nonce(epoch_seq, out.data() + dtls::kHeaderSize, nonce);
+  std::uint8_t aad[dtls::detail::kMaxAadSize];
+  const std::size_t aad_len =
+      dtls::detail::build_aad(epoch_seq, r.type, dtls::kDtls12Version, {}, n, aad);
+  std::uint8_t* body = out.data() + dtls::kHeaderSize + info.explicit_nonce_len;
+  if (!crypto.aead->seal(nonce, {aad, aad_len}, r.plaintext, {body, n}, {body + n, info.tag_len})) {
+    failures_.push_back(name + ": AEAD seal failed");
+    return;
+  }
+  if (std::equal(out.begin(), out.end(), record.begin(), record.end())) {
+    ++tally_[r.from_client ? 0 : 1].identical;
+  } else {
+    failures_.push_back(name + ": re-encryption with OpenSSL's nonce differs: " +
+                        first_difference(record, out));
+  }
 }
 
 void RecordChecker::check_finished(const OpenedRecordInfo& r, const std::string& name) {
