@@ -45,15 +45,16 @@ void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std:
       j = 0;
     }
   }
-  // Rotate left by rotate_offset one bit of the offset at a time.
-  std::uint8_t tmp[crypto::kMaxDigestLength];
+  // Rotate left by rotate_offset one bit of the offset at a time. The buffer holds two copies
+  // so that index k + shift never wraps (no division, and the indices are public).
+  std::uint8_t twice[2 * crypto::kMaxDigestLength];
   for (std::size_t shift = 1, bit = 0; shift < mac_len; shift <<= 1, ++bit) {
     const std::uint8_t mask = static_cast<std::uint8_t>(0 - ((rotate_offset >> bit) & 1));
+    std::memcpy(twice, rotated, mac_len);
+    std::memcpy(twice + mac_len, rotated, mac_len);
     for (std::size_t k = 0; k < mac_len; ++k) {
-      const std::uint8_t moved = rotated[(k + shift) % mac_len];
-      tmp[k] = static_cast<std::uint8_t>((moved & mask) | (rotated[k] & ~mask));
+      rotated[k] = static_cast<std::uint8_t>((twice[k + shift] & mask) | (twice[k] & ~mask));
     }
-    std::memcpy(rotated, tmp, mac_len);
   }
   std::memcpy(out, rotated, mac_len);
 }
