@@ -1,46 +1,431 @@
-// Batch entry points. Today they loop; the interface is shaped so that a multi-buffer kernel
-// can take the whole span later:
-//  - AES-CM + HMAC-SHA1: HMAC-SHA1 is ~85 % of the cost (ANCHORS.md), and interleaving SHA-1
-//    streams (SHA-NI, 16 packets) halves it. The plug-in point is between "encrypt payload"
-//    and "compute tag" of protect_rtp: collect (authenticated span, ROC, tag span) per job
-//    and hand them to a crypto-core Hmac::compute_batch once it exists.
-//  - AEAD: collect SealJob/OpenJob and call Aead::seal_batch / open_batch.
-// Replay and ROC state must still be updated per job in order, after each job's result.
-#include "wireseal/srtp/session.h"
+// SRTP batches: the crypto of up to 16 packets handed to the crypto core's batch entry points
+// at once. HMAC-SHA1 is ~85 % of an AES-CM packet's cost (ANCHORS.md), and Hmac::compute_batch
+// hashes independent messages in interleaved SHA-NI lanes, hiding one message's compression
+// latency behind another's. GCM jobs go to Aead::seal_batch / open_batch (which interleave
+// where the backend has a multi-buffer kernel).
+//
+// Results equal the single-packet transforms applied to the jobs in order:
+//  - Protect: everything but the crypto (parsing, index, stream creation, replay-window mark)
+//    happens per job in order, so a later job of the same SSRC sees an earlier one's index;
+//    only the keystream, tag and AEAD work are deferred to the chunk's batch calls. A packet
+//    that needs header work (cryptex, RFC 6904) or fails a check takes the single path.
+//  - Unprotect, AES-CM / NULL: each packet's index is estimated provisionally, assuming the
+//    earlier packets of its chunk authenticate, and packets that fail the replay check then
+//    never reach the HMAC batch (replay check before authentication). The tags of the chunk
+//    are computed together; then, in order, each packet's index is re-estimated from the
+//    real stream state (replay check again, since an earlier packet of the chunk may have
+//    taken the index), its tag compared, and only then the window marked. If the real
+//    estimate differs from the provisional one (an earlier packet failed), the packet goes
+//    through the single path, which sees exactly the state a one-by-one caller would.
+//    Decryption runs last, as one AesCtr::apply_batch over the authenticated packets.
+//  - Unprotect, AEAD: opening authenticates and decrypts in one step, so there is nothing to
+//    redo: a chunk takes only packets of existing streams with distinct SSRCs, whose state
+//    no other packet of the chunk can change; anything else flushes the chunk and goes alone.
+// If a deferred crypto call fails (it cannot for the sizes checked here), the job reports the
+// error; for protect the index stays marked as used, which errs on the side of never reusing
+// a keystream.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+
+#include "common/bytes.h"
+#include "common/ct.h"
+#include "keystream.h"
+#include "session_state.h"
+#include "wireseal/srtp/packet_index.h"
 
 namespace wireseal::srtp {
+namespace detail {
+namespace {
 
-void Session::protect_rtp_batch(std::span<PacketJob> jobs) noexcept {
-  for (PacketJob& job : jobs) {
-    Result<std::size_t> r = protect_rtp(job.buffer, job.length);
-    job.status = r ? Status{} : Status{r.error()};
-    if (r) {
-      job.length = *r;
-    }
+using wireseal::detail::ct_equal;
+using wireseal::detail::secure_wipe;
+
+constexpr std::size_t kLanes = 16;  // Hmac::compute_batch's lane group
+constexpr std::size_t kHmacSha1Size = 20;
+
+// Lane is one packet of a chunk whose crypto is deferred.
+struct Lane {
+  PacketJob* job;
+  std::uint64_t index;          // protect: the index used; unprotect: the provisional estimate
+  std::uint64_t highest_after;  // unprotect: the stream's highest index if this one succeeds
+  std::uint32_t ssrc;
+  std::uint16_t sequence;
+  std::size_t header_len;
+  std::size_t plain_len;  // RTP header + payload
+  std::size_t out_len;    // protect: the protected length
+  std::uint8_t roc_be[4];
+  std::uint8_t expected[kHmacSha1Size];  // unprotect: the recomputed tag
+};
+
+template <std::size_t... I>
+std::array<crypto::CtrJob, sizeof...(I)> bind_ctr_jobs(std::array<Iv16, kLanes>& ivs,
+                                                       std::index_sequence<I...>) noexcept {
+  return {crypto::CtrJob{std::span<const std::uint8_t, 16>(ivs[I]), {}, {}, {}}...};
+}
+
+// Chunk is up to kLanes deferred packets under one master key, with the job arrays of the
+// batch calls. It lives on the caller's stack (a few KiB); its spans point into itself, so it
+// is neither copied nor moved.
+struct Chunk {
+  Chunk() = default;
+  Chunk(const Chunk&) = delete;
+  Chunk& operator=(const Chunk&) = delete;
+
+  KeyMaterial* km = nullptr;
+  std::size_t count = 0;
+  std::array<Lane, kLanes> lanes{};
+  std::array<Iv16, kLanes> cm_ivs{};
+  std::array<Iv12, kLanes> gcm_ivs{};
+  std::array<crypto::CtrJob, kLanes> ctr =
+      bind_ctr_jobs(cm_ivs, std::make_index_sequence<kLanes>{});
+  std::array<crypto::HmacJob, kLanes> hmac{};
+  std::array<crypto::SealJob, kLanes> seal{};
+  std::array<crypto::OpenJob, kLanes> open{};
+};
+
+void set_result(PacketJob& job, const Result<std::size_t>& r) noexcept {
+  job.status = r ? Status{} : Status{r.error()};
+  if (r) {
+    job.length = *r;
   }
 }
 
-void Session::unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept {
+Status first_error(Status a, Status b) noexcept { return a ? b : a; }
+
+// ---- protect
+
+void flush_protect(const SessionState& s, Chunk& c) noexcept {
+  const std::size_t n = c.count;
+  if (n == 0) {
+    return;
+  }
+  KeyMaterial& km = *c.km;
+  switch (s.profile->cipher) {
+    case CipherKind::kAesCm:
+      km.rtp.ctr->apply_batch({c.ctr.data(), n});
+      km.rtp.hmac->compute_batch({c.hmac.data(), n});
+      break;
+    case CipherKind::kNull:
+      km.rtp.hmac->compute_batch({c.hmac.data(), n});
+      break;
+    case CipherKind::kAesGcm:
+      km.rtp.aead->seal_batch({c.seal.data(), n});
+      break;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Lane& lane = c.lanes[i];
+    Status st;
+    switch (s.profile->cipher) {
+      case CipherKind::kAesCm:
+        st = first_error(c.ctr[i].status, c.hmac[i].status);
+        break;
+      case CipherKind::kNull:
+        st = c.hmac[i].status;
+        break;
+      case CipherKind::kAesGcm:
+        st = c.seal[i].status;
+        break;
+    }
+    lane.job->status = st;
+    if (st) {
+      lane.job->length = lane.out_len;
+    }
+  }
+  c.count = 0;
+}
+
+// defer_protect does the per-packet part of protect_rtp for `job` and queues its crypto in
+// `c`; false (nothing changed) when the packet must take the single path instead.
+bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
+  std::uint8_t* buf = job.buffer.data();
+  const std::size_t len = job.length;
+  Result<RtpHeader> parsed = parse_rtp_header({buf, len});
+  if (!parsed) {
+    return false;
+  }
+  const RtpHeader& h = *parsed;
+  StreamState* st = s.streams.find(h.ssrc);
+  if (st == nullptr && (!s.auto_create || s.streams.full())) {
+    return false;
+  }
+  const StreamState& cfg = st != nullptr ? *st : s.defaults;
+  if ((cfg.cryptex && (h.csrc_count != 0 || h.has_extension)) ||
+      (cfg.encrypt_extensions && h.has_extension)) {
+    return false;  // header protection: single path
+  }
+  const ProfileInfo& p = *s.profile;
+  const std::size_t total = len + p.rtp_tag_len + s.mki_len;
+  if (job.buffer.size() < total) {
+    return false;
+  }
+  Result<std::uint64_t> index = estimate_rtp_index(s.streams, st, cfg, h.sequence);
+  if (!index) {
+    return false;
+  }
+  KeyMaterial* km = &s.keys[cfg.key_index];
+  if (c.count == kLanes || (c.count != 0 && c.km != km)) {
+    flush_protect(s, c);
+  }
+  c.km = km;
+  const std::size_t i = c.count++;
+  Lane& lane = c.lanes[i];
+  lane.job = &job;
+  lane.out_len = total;
+  store_be32(lane.roc_be, roc_of(*index));
+  const std::span<std::uint8_t> payload(buf + h.size, len - h.size);
+  std::uint8_t* tail = buf + len;
+  if (p.cipher == CipherKind::kAesGcm) {
+    c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(*index), h.sequence);
+    c.seal[i] = {c.gcm_ivs[i], {buf, h.size}, payload, payload, {tail, p.rtp_tag_len}, {}};
+    std::memcpy(tail + p.rtp_tag_len, km->mki.data(), s.mki_len);  // RFC 7714 §8: MKI last
+  } else {
+    if (p.cipher == CipherKind::kAesCm) {
+      c.cm_ivs[i] = cm_iv(salt14(km->rtp.salt), h.ssrc, *index);
+      c.ctr[i].in = payload;
+      c.ctr[i].out = payload;
+    }
+    std::memcpy(tail, km->mki.data(), s.mki_len);  // RFC 3711 §3.1: MKI, then the tag
+    c.hmac[i] = {{std::span<const std::uint8_t>(buf, len), lane.roc_be, {}},
+                 {tail + s.mki_len, p.rtp_tag_len},
+                 {}};
+  }
+  if (st == nullptr) {
+    st = s.create_stream(h.ssrc);
+  }
+  s.streams.rtp_window(*st).mark(*index);
+  return true;
+}
+
+// ---- unprotect
+
+Result<std::size_t> unprotect_single(SessionState& s, PacketJob& job) noexcept {
+  return s.unprotect_rtp(job.buffer.data(), job.length, job.buffer.data(), job.length);
+}
+
+void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
+  const std::size_t n = c.count;
+  if (n == 0) {
+    return;
+  }
+  c.km->rtp.aead->open_batch({c.open.data(), n});
+  for (std::size_t i = 0; i < n; ++i) {
+    Lane& lane = c.lanes[i];
+    if (!c.open[i].status) {
+      lane.job->status = s.count_drop(c.open[i].status.error());
+      continue;
+    }
+    // The stream exists and no other packet of the chunk shares its SSRC: the estimate and
+    // replay check made before opening still hold.
+    s.streams.rtp_window(*s.streams.find(lane.ssrc)).mark(lane.index);
+    lane.job->status = {};
+    lane.job->length = lane.plain_len;
+  }
+  c.count = 0;
+}
+
+void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
+  const std::size_t n = c.count;
+  if (n == 0) {
+    return;
+  }
+  KeyMaterial& km = *c.km;
+  const ProfileInfo& p = *s.profile;
+  km.rtp.hmac->compute_batch({c.hmac.data(), n});
+  std::size_t decrypts = 0;
+  std::array<Lane*, kLanes> decrypted{};
+  for (std::size_t i = 0; i < n; ++i) {
+    Lane& lane = c.lanes[i];
+    PacketJob& job = *lane.job;
+    StreamState* st = s.streams.find(lane.ssrc);
+    if (st == nullptr && (!s.auto_create || s.streams.full())) {
+      set_result(job, unprotect_single(s, job));
+      continue;
+    }
+    const StreamState& cfg = st != nullptr ? *st : s.defaults;
+    Result<std::uint64_t> index = estimate_rtp_index(s.streams, st, cfg, lane.sequence);
+    if (!index) {
+      job.status = s.count_drop(index.error());
+      continue;
+    }
+    if (*index != lane.index || !c.hmac[i].status) {
+      set_result(job, unprotect_single(s, job));  // an earlier packet failed: redo exactly
+      continue;
+    }
+    const std::uint8_t* tag = job.buffer.data() + lane.plain_len + s.mki_len;
+    if (!ct_equal({lane.expected, p.rtp_tag_len}, {tag, p.rtp_tag_len})) {
+      job.status = s.count_drop(Error::kAuthFailed);
+      continue;
+    }
+    if (st == nullptr) {
+      st = s.create_stream(lane.ssrc);
+    }
+    s.streams.rtp_window(*st).mark(*index);
+    job.status = {};
+    job.length = lane.plain_len;
+    if (p.cipher == CipherKind::kAesCm) {
+      const std::size_t d = decrypts++;
+      const std::span<std::uint8_t> payload(job.buffer.data() + lane.header_len,
+                                            lane.plain_len - lane.header_len);
+      c.cm_ivs[d] = cm_iv(salt14(km.rtp.salt), lane.ssrc, *index);
+      c.ctr[d].in = payload;
+      c.ctr[d].out = payload;
+      decrypted[d] = &lane;
+    }
+  }
+  if (decrypts != 0) {
+    km.rtp.ctr->apply_batch({c.ctr.data(), decrypts});
+    for (std::size_t d = 0; d < decrypts; ++d) {
+      if (!c.ctr[d].status) {
+        PacketJob& job = *decrypted[d]->job;
+        secure_wipe(job.buffer.data(), decrypted[d]->plain_len);
+        job.status = s.count_drop(c.ctr[d].status.error());
+      }
+    }
+  }
+  c.count = 0;
+}
+
+void flush_unprotect(SessionState& s, Chunk& c) noexcept {
+  if (s.profile->cipher == CipherKind::kAesGcm) {
+    flush_unprotect_aead(s, c);
+  } else {
+    flush_unprotect_hmac(s, c);
+  }
+}
+
+// defer_unprotect queues the packet of `job` in `c` (see the file comment); false (nothing
+// changed) when it must take the single path.
+bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
+  const std::uint8_t* buf = job.buffer.data();
+  const std::size_t len = job.length;
+  Result<RtpHeader> parsed = parse_rtp_header({buf, len});
+  if (!parsed) {
+    return false;
+  }
+  const RtpHeader& h = *parsed;
+  const ProfileInfo& p = *s.profile;
+  const bool aead = p.cipher == CipherKind::kAesGcm;
+  if (len < h.size + p.rtp_tag_len + s.mki_len) {
+    return false;
+  }
+  const std::size_t plain_len = len - p.rtp_tag_len - s.mki_len;
+  KeyMaterial* km = s.key_for_mki(buf + plain_len + (aead ? p.rtp_tag_len : 0));
+  if (km == nullptr) {
+    return false;
+  }
+  StreamState* st = s.streams.find(h.ssrc);
+  if (st == nullptr && (aead || !s.auto_create || s.streams.full())) {
+    return false;
+  }
+  const StreamState& cfg = st != nullptr ? *st : s.defaults;
+  if (h.has_extension && (cfg.cryptex || cfg.encrypt_extensions)) {
+    return false;  // header protection: single path
+  }
+  // Provisional estimate: from the latest queued packet of this SSRC if there is one.
+  bool started = st != nullptr && st->rtp_started;
+  std::uint64_t highest = started ? st->rtp_highest : 0;
+  for (std::size_t i = c.count; i-- > 0;) {
+    if (c.lanes[i].ssrc == h.ssrc) {
+      if (aead) {
+        return false;  // AEAD chunks take one packet per SSRC
+      }
+      started = true;
+      highest = c.lanes[i].highest_after;
+      break;
+    }
+  }
+  std::uint64_t index = packet_index(cfg.initial_roc, h.sequence);
+  if (started) {
+    const std::optional<std::uint64_t> e = estimate_packet_index(highest, h.sequence);
+    if (!e) {
+      return false;
+    }
+    index = *e;
+  }
+  // Replay check before authentication: a packet the window already rejects never reaches
+  // the MAC. Marks only accumulate, so a rejection here is final.
+  if (st != nullptr && !s.streams.rtp_window(*st).is_fresh(index)) {
+    return false;
+  }
+  for (std::size_t i = 0; i < c.count; ++i) {
+    if (c.lanes[i].ssrc == h.ssrc && c.lanes[i].index == index) {
+      return false;  // a duplicate of a queued packet: its fate depends on that one's
+    }
+  }
+  if (c.count == kLanes || (c.count != 0 && c.km != km)) {
+    flush_unprotect(s, c);
+    return defer_unprotect(s, c, job);  // the state moved: estimate again
+  }
+  c.km = km;
+  const std::size_t i = c.count++;
+  Lane& lane = c.lanes[i];
+  lane.job = &job;
+  lane.index = index;
+  lane.highest_after = started ? std::max(highest, index) : index;
+  lane.ssrc = h.ssrc;
+  lane.sequence = h.sequence;
+  lane.header_len = h.size;
+  lane.plain_len = plain_len;
+  store_be32(lane.roc_be, roc_of(index));
+  if (aead) {
+    const std::span<std::uint8_t> payload(job.buffer.data() + h.size, plain_len - h.size);
+    c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(index), h.sequence);
+    c.open[i] = {c.gcm_ivs[i], {buf, h.size}, payload, payload, {buf + plain_len, p.rtp_tag_len},
+                 {}};
+  } else {
+    c.hmac[i] = {{std::span<const std::uint8_t>(buf, plain_len), lane.roc_be, {}},
+                 {lane.expected, p.rtp_tag_len},
+                 {}};
+  }
+  return true;
+}
+
+}  // namespace
+
+void SessionState::protect_rtp_batch(std::span<PacketJob> jobs) noexcept {
+  Chunk c;
   for (PacketJob& job : jobs) {
     if (job.length > job.buffer.size()) {
       job.status = Error::kInvalidArgument;
-      continue;
-    }
-    Result<std::span<std::uint8_t>> r = unprotect_rtp(job.buffer.first(job.length));
-    job.status = r ? Status{} : Status{r.error()};
-    if (r) {
-      job.length = r->size();
+    } else if (!defer_protect(*this, c, job)) {
+      set_result(job, protect_rtp(job.buffer.data(), job.length, job.buffer.data(),
+                                  job.buffer.size()));
     }
   }
+  flush_protect(*this, c);
 }
 
+void SessionState::unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept {
+  Chunk c;
+  for (PacketJob& job : jobs) {
+    if (job.length > job.buffer.size()) {
+      job.status = Error::kInvalidArgument;
+    } else if (!defer_unprotect(*this, c, job)) {
+      flush_unprotect(*this, c);  // earlier packets first: this one may depend on them
+      set_result(job, unprotect_single(*this, job));
+    }
+  }
+  flush_unprotect(*this, c);
+}
+
+}  // namespace detail
+
+void Session::protect_rtp_batch(std::span<PacketJob> jobs) noexcept {
+  state_->protect_rtp_batch(jobs);
+}
+
+void Session::unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept {
+  state_->unprotect_rtp_batch(jobs);
+}
+
+// SRTCP packets carry their index and are rarer than RTP by orders of magnitude: looping is
+// enough.
 void Session::protect_rtcp_batch(std::span<PacketJob> jobs) noexcept {
   for (PacketJob& job : jobs) {
     Result<std::size_t> r = protect_rtcp(job.buffer, job.length);
-    job.status = r ? Status{} : Status{r.error()};
-    if (r) {
-      job.length = *r;
-    }
+    detail::set_result(job, r);
   }
 }
 

@@ -27,6 +27,16 @@ struct CipherKeys {
   std::array<std::uint8_t, kMaxSaltLen> salt{};  // session salt (14 or 12 bytes used)
 };
 
+// salt14 / salt12 view the used part of a session salt (AES-CM: 14 bytes, AEAD: 12).
+inline std::span<const std::uint8_t, 14> salt14(
+    const std::array<std::uint8_t, kMaxSaltLen>& s) noexcept {
+  return std::span<const std::uint8_t, 14>(s.data(), 14);
+}
+inline std::span<const std::uint8_t, 12> salt12(
+    const std::array<std::uint8_t, kMaxSaltLen>& s) noexcept {
+  return std::span<const std::uint8_t, 12>(s.data(), 12);
+}
+
 // KeyMaterial is everything derived from one master key, plus its MKI.
 struct KeyMaterial {
   CipherKeys rtp;

@@ -17,12 +17,6 @@ constexpr std::uint32_t kEFlag = 0x80000000u;
 constexpr std::uint32_t kMaxSrtcpIndex = 0x7fffffffu;
 constexpr std::size_t kHmacSha1Size = 20;
 
-std::span<const std::uint8_t, 14> salt14(const std::array<std::uint8_t, kMaxSaltLen>& s) {
-  return std::span<const std::uint8_t, 14>(s.data(), 14);
-}
-std::span<const std::uint8_t, 12> salt12(const std::array<std::uint8_t, kMaxSaltLen>& s) {
-  return std::span<const std::uint8_t, 12>(s.data(), 12);
-}
 
 bool rtcp_version_ok(const std::uint8_t* p) noexcept { return (p[0] >> 6) == 2; }
 
@@ -44,7 +38,7 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
   const std::uint32_t ssrc = load_be32(in + 4);
   StreamState* st = streams.find(ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return Error::kBadState;
+    return Error::kUnknownStream;
   }
   const StreamState& cfg = st != nullptr ? *st : defaults;
   const ProfileInfo& p = *profile;
@@ -143,8 +137,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
   const std::uint32_t ssrc = load_be32(in + 4);
   StreamState* st = streams.find(ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    ++drops.unknown_ssrc;
-    return Error::kBadState;
+    return count_drop(Error::kUnknownStream);
   }
   if (st != nullptr && !streams.rtcp_window(*st).is_fresh(index)) {
     return count_drop(Error::kReplay);

@@ -16,29 +16,23 @@ using wireseal::detail::secure_wipe;
 
 constexpr std::size_t kHmacSha1Size = 20;
 
-std::span<const std::uint8_t, 14> salt14(const std::array<std::uint8_t, kMaxSaltLen>& s) {
-  return std::span<const std::uint8_t, 14>(s.data(), 14);
-}
-std::span<const std::uint8_t, 12> salt12(const std::array<std::uint8_t, kMaxSaltLen>& s) {
-  return std::span<const std::uint8_t, 12>(s.data(), 12);
-}
 
 // rtp_auth_tag computes the RFC 3711 §4.2 tag: HMAC-SHA1(k_a, authenticated portion || ROC),
-// truncated to out.size().
+// truncated to out.size(). A one-job batch: with SHA-NI it runs wireseal's own SHA-1 kernel
+// from the precomputed chaining values, without copying a hash context per packet.
 Status rtp_auth_tag(const crypto::Hmac& hmac, std::span<const std::uint8_t> authenticated,
                     std::uint32_t roc, std::span<std::uint8_t> out) noexcept {
   std::uint8_t roc_be[4];
   store_be32(roc_be, roc);
-  crypto::Hmac::Stream s = hmac.begin();
-  s.update(authenticated);
-  s.update(roc_be);
-  return s.finish(out);
+  crypto::HmacJob job{{authenticated, roc_be, {}}, out, {}};
+  hmac.compute_batch({&job, 1});
+  return job.status;
 }
 
-// estimate is the packet index of a packet with `seq` on a stream in state `st` (RFC 3711
-// §3.3.1), checked against the replay window. Errors: kReplay, kSequenceExhausted.
-Result<std::uint64_t> estimate(StreamTable& table, StreamState* st, const StreamState& cfg,
-                               std::uint16_t seq) noexcept {
+}  // namespace
+
+Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
+                                         const StreamState& cfg, std::uint16_t seq) noexcept {
   if (st == nullptr || !st->rtp_started) {
     return packet_index(cfg.initial_roc, seq);
   }
@@ -51,8 +45,6 @@ Result<std::uint64_t> estimate(StreamTable& table, StreamState* st, const Stream
   }
   return *index;
 }
-
-}  // namespace
 
 // protect_rtp:
 //
@@ -73,7 +65,7 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   RtpHeader h = *parsed;
   StreamState* st = streams.find(h.ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return Error::kBadState;
+    return Error::kUnknownStream;
   }
   const StreamState& cfg = st != nullptr ? *st : defaults;
   const ProfileInfo& p = *profile;
@@ -98,7 +90,7 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   if (out_cap < total) {
     return Error::kBufferTooSmall;
   }
-  Result<std::uint64_t> index = estimate(streams, st, cfg, h.sequence);
+  Result<std::uint64_t> index = estimate_rtp_index(streams, st, cfg, h.sequence);
   if (!index) {
     return index.error();
   }
@@ -232,8 +224,7 @@ Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::siz
   KeyMaterial& km = *kmp;
   StreamState* st = streams.find(h.ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    ++drops.unknown_ssrc;
-    return Error::kBadState;
+    return count_drop(Error::kUnknownStream);
   }
   const StreamState& cfg = st != nullptr ? *st : defaults;
   const bool cryptex = cfg.cryptex && p.cipher != CipherKind::kNull && h.has_extension &&
@@ -242,7 +233,7 @@ Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::siz
   if (rfc6904 && !rfc6904_well_formed({in, len}, h)) {
     return count_drop(Error::kMalformed);
   }
-  Result<std::uint64_t> index = estimate(streams, st, cfg, h.sequence);
+  Result<std::uint64_t> index = estimate_rtp_index(streams, st, cfg, h.sequence);
   if (!index) {
     return count_drop(index.error());
   }

@@ -96,6 +96,9 @@ Error SessionState::count_drop(Error e) noexcept {
     case Error::kReplay:
       ++drops.replay;
       break;
+    case Error::kUnknownStream:
+      ++drops.unknown_ssrc;
+      break;
     default:
       ++drops.malformed;
       break;
@@ -225,7 +228,7 @@ Status Session::add_stream(std::uint32_t ssrc, const StreamOptions& options) noe
   }
   detail::StreamState* s = state_->streams.insert(ssrc);
   if (s == nullptr) {
-    return Error::kBadState;
+    return Error::kUnknownStream;  // table full: no stream may be created for `ssrc`
   }
   s->initial_roc = options.roc;
   s->key_index = options.key_index;
@@ -235,7 +238,7 @@ Status Session::add_stream(std::uint32_t ssrc, const StreamOptions& options) noe
 }
 
 Status Session::remove_stream(std::uint32_t ssrc) noexcept {
-  return state_->streams.remove(ssrc) ? Status{} : Status{Error::kBadState};
+  return state_->streams.remove(ssrc) ? Status{} : Status{Error::kUnknownStream};
 }
 
 bool Session::has_stream(std::uint32_t ssrc) const noexcept {
@@ -247,7 +250,7 @@ std::size_t Session::max_streams() const noexcept { return state_->streams.capac
 Result<std::uint32_t> Session::roc(std::uint32_t ssrc) const noexcept {
   const detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kBadState;
+    return Error::kUnknownStream;
   }
   return s->rtp_started ? roc_of(s->rtp_highest) : s->initial_roc;
 }
@@ -255,7 +258,7 @@ Result<std::uint32_t> Session::roc(std::uint32_t ssrc) const noexcept {
 Status Session::set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept {
   detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kBadState;
+    return Error::kUnknownStream;
   }
   // Restart the estimate from ROC || next sequence number: the window is forgotten because
   // its indices were relative to the old ROC.
@@ -267,7 +270,7 @@ Status Session::set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept {
 Status Session::set_active_key(std::uint32_t ssrc, std::size_t key_index) noexcept {
   detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kBadState;
+    return Error::kUnknownStream;
   }
   if (key_index >= state_->keys.size()) {
     return Error::kInvalidArgument;
@@ -279,7 +282,7 @@ Status Session::set_active_key(std::uint32_t ssrc, std::size_t key_index) noexce
 Result<std::uint32_t> Session::srtcp_index(std::uint32_t ssrc) const noexcept {
   const detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kBadState;
+    return Error::kUnknownStream;
   }
   return s->rtcp_next;
 }

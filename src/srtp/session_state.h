@@ -15,6 +15,12 @@
 
 namespace wireseal::srtp::detail {
 
+// estimate_rtp_index is the packet index of a packet with `seq` on stream `st` (nullptr: not
+// created yet, `cfg` the defaults) per RFC 3711 §3.3.1, checked against the replay window.
+// Errors: kReplay, kSequenceExhausted. Defined in rtp_transform.cc.
+Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
+                                         const StreamState& cfg, std::uint16_t seq) noexcept;
+
 class SessionState {
  public:
   explicit SessionState(const SessionConfig& config);
@@ -29,6 +35,12 @@ class SessionState {
                                    std::size_t out_cap) noexcept;
   Result<std::size_t> unprotect_rtcp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
                                      std::size_t out_cap) noexcept;
+
+  // Batches (batch.cc): results identical to the single-packet transforms applied in order,
+  // with the AES-CTR, HMAC-SHA1 and GCM work of up to 16 packets handed to the crypto core's
+  // batch entry points at once. Jobs are in place (PacketJob).
+  void protect_rtp_batch(std::span<PacketJob> jobs) noexcept;
+  void unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept;
 
   // cryptex_growth is how many bytes cryptex adds to a packet with header `h` (4 when it has
   // CSRCs but no extension: RFC 9335 §5.1 appends an empty one).
@@ -53,7 +65,6 @@ class SessionState {
   StreamState defaults;  // template for streams created on first packet
   DropCounters drops;
 
- private:
   // count_drop records an unprotect failure by reason and returns it.
   Error count_drop(Error e) noexcept;
 };
