@@ -1,6 +1,7 @@
 // Aead front end: argument validation once, then one call into the chosen backend.
 #include "wireseal/crypto/aead.h"
 
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -65,29 +66,29 @@ std::unique_ptr<detail::AeadImpl> make_impl(Backend backend, AeadAlgorithm algor
   }
 }
 
-// CCM encodes the message length in 15 - nonce_len bytes; longer messages cannot be sealed.
-bool fits_ccm_length(std::size_t nonce_len, std::size_t len) noexcept {
+// max_message_length is the longest message the algorithm can take with this nonce length:
+// CCM encodes the length in 15 - nonce_len bytes; the others have no limit that a span reaches.
+std::size_t max_message_length(AeadAlgorithm algorithm, std::size_t nonce_len) noexcept {
   const std::size_t length_bytes = 15 - nonce_len;
-  return length_bytes >= 8 || len < (std::size_t{1} << (8 * length_bytes));
+  if (primitive_of(algorithm) != Primitive::kAesCcm || length_bytes >= 8) {
+    return SIZE_MAX;
+  }
+  return (std::size_t{1} << (8 * length_bytes)) - 1;
 }
 
-Status check_buffers(AeadAlgorithm algorithm, std::size_t nonce_len, std::span<const std::uint8_t> nonce,
+// check_buffers validates one seal/open call; kept branch-light because it runs per packet.
+Status check_buffers(std::size_t nonce_len, std::size_t max_len, std::span<const std::uint8_t> nonce,
                      std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
                      const std::uint8_t* tag, std::size_t tag_len) noexcept {
-  if (nonce.size() != nonce_len) {
+  if (nonce.size() != nonce_len || in.size() > max_len) {
     return Error::kInvalidArgument;
   }
   if (out.size() < in.size()) {
     return Error::kBufferTooSmall;
   }
-  if (wireseal::detail::overlaps_partially(in.data(), in.size(), out.data(), in.size())) {
+  if (wireseal::detail::overlaps_partially(in.data(), in.size(), out.data(), in.size()) ||
+      wireseal::detail::overlaps(out.data(), in.size(), tag, tag_len)) {
     return Error::kAliasing;
-  }
-  if (wireseal::detail::overlaps(out.data(), in.size(), tag, tag_len)) {
-    return Error::kAliasing;
-  }
-  if (primitive_of(algorithm) == Primitive::kAesCcm && !fits_ccm_length(nonce_len, in.size())) {
-    return Error::kInvalidArgument;
   }
   return {};
 }
@@ -131,7 +132,8 @@ Aead::Aead(AeadAlgorithm algorithm, std::span<const std::uint8_t> key, AeadOptio
     : algorithm_(algorithm),
       backend_(resolve(primitive_of(algorithm), options.backend)),
       tag_len_(options.tag_len),
-      nonce_len_(options.nonce_len) {
+      nonce_len_(options.nonce_len),
+      max_in_len_(max_message_length(algorithm, options.nonce_len)) {
   check_options(algorithm, key, options);
   impl_ = make_impl(backend_, algorithm, key, options);
 }
@@ -145,7 +147,7 @@ Status Aead::check_seal(std::span<const std::uint8_t> nonce, std::span<const std
   if (tag.size() < tag_len_) {
     return Error::kBufferTooSmall;
   }
-  return check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_);
+  return check_buffers(nonce_len_, max_in_len_, nonce, in, out, tag.data(), tag_len_);
 }
 
 Status Aead::check_open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
@@ -153,7 +155,7 @@ Status Aead::check_open(std::span<const std::uint8_t> nonce, std::span<const std
   if (tag.size() != tag_len_) {
     return Error::kAuthFailed;
   }
-  return check_buffers(algorithm_, nonce_len_, nonce, in, out, tag.data(), tag_len_);
+  return check_buffers(nonce_len_, max_in_len_, nonce, in, out, tag.data(), tag_len_);
 }
 
 Status Aead::seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> aad,

@@ -51,8 +51,8 @@ void write_header(ContentType type, std::uint16_t version, std::uint16_t epoch, 
                   std::span<const std::uint8_t> cid, std::uint16_t length, std::uint8_t* out) noexcept {
   out[0] = static_cast<std::uint8_t>(cid.empty() ? type : ContentType::kTls12Cid);
   store_be16(out + 1, version);
-  store_be16(out + 3, epoch);
-  store_be48(out + 5, sequence);
+  // epoch (16 bits) and sequence (48 bits) form one big-endian 64-bit field.
+  store_be64(out + 3, std::uint64_t{epoch} << 48 | (sequence & kMaxSequence));
   std::size_t pos = 11;
   if (!cid.empty()) {
     std::memcpy(out + pos, cid.data(), cid.size());

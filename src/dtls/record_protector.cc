@@ -87,6 +87,7 @@ RecordSealer::RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::
   if (crypto_->info().kind == CipherKind::kCbc && options_.random.fill == nullptr) {
     crypto_->enable_iv_generator();
   }
+  aead_without_cid_ = crypto_->info().kind == CipherKind::kAead && options_.cid.empty();
 }
 
 void RecordSealer::fresh_iv(std::uint8_t* iv) noexcept {
@@ -244,12 +245,62 @@ void RecordSealer::seal_framed(Framed& f) noexcept {
 
 Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::uint8_t> plaintext,
                                        std::span<std::uint8_t> out) noexcept {
+  if (aead_without_cid_) {
+    return seal_aead(type, plaintext, out);
+  }
   Framed f;
   if (Status s = frame(type, plaintext, out, f); !s) {
     return s.error();
   }
   seal_framed(f);
   return f.layout.total();
+}
+
+// seal_aead is the common case (GCM, CCM, ChaCha20-Poly1305 without a connection ID) as one
+// straight-line function: the same bytes as frame() + seal_framed(), a third of the work.
+//
+//   header (13) | explicit nonce (0 or 8) | ciphertext (n) | tag
+Result<std::size_t> RecordSealer::seal_aead(ContentType type, std::span<const std::uint8_t> plaintext,
+                                            std::span<std::uint8_t> out) noexcept {
+  const RecordCipherInfo& c = crypto_->info();
+  const std::size_t n = plaintext.size();
+  const std::size_t fragment = c.explicit_nonce_len + n + c.tag_len;
+  if (n > kMaxPlaintext) {
+    return Error::kInvalidArgument;
+  }
+  if (next_sequence_ > kMaxSequence) {
+    return Error::kSequenceExhausted;  // never wrap: the nonce would repeat
+  }
+  if (out.size() < kHeaderSize + fragment) {
+    return Error::kBufferTooSmall;
+  }
+  std::uint8_t* record = out.data();
+  std::uint8_t* payload = record + kHeaderSize + c.explicit_nonce_len;
+  if (plaintext.data() != payload &&
+      wireseal::detail::overlaps(plaintext.data(), n, record, kHeaderSize + fragment)) {
+    return Error::kAliasing;
+  }
+  const std::uint64_t es = epoch_seq(epoch_, next_sequence_);
+  record[0] = static_cast<std::uint8_t>(type);
+  store_be16(record + 1, options_.version);
+  store_be64(record + 3, es);
+  store_be16(record + 11, static_cast<std::uint16_t>(fragment));
+  if (c.explicit_nonce_len != 0) {
+    store_be64(record + kHeaderSize, es);  // RFC 5288 §3: the sequence number, never random
+  }
+  std::uint8_t nonce[12];
+  crypto_->nonce(es, record + kHeaderSize, nonce);
+  // RFC 5246 §6.2.3.3 additional data: seq_num | type | version | length (of the plaintext).
+  std::uint8_t aad[13];
+  store_be64(aad, es);
+  aad[8] = static_cast<std::uint8_t>(type);
+  store_be16(aad + 9, options_.version);
+  store_be16(aad + 11, static_cast<std::uint16_t>(n));
+  if (Status st = crypto_->aead->seal(nonce, aad, plaintext, {payload, n}, {payload + n, c.tag_len}); !st) {
+    return st.error();
+  }
+  ++next_sequence_;
+  return kHeaderSize + fragment;
 }
 
 void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {

@@ -121,6 +121,7 @@ class Aead {
   Backend backend_;
   std::size_t tag_len_;
   std::size_t nonce_len_;
+  std::size_t max_in_len_;
 };
 
 }  // namespace wireseal::crypto

@@ -124,11 +124,14 @@ class RecordSealer {
   void seal_group_aead(Framed* framed, Job* const* jobs, std::size_t count) noexcept;
   void seal_group_mac(Framed* framed, Job* const* jobs, std::size_t count) noexcept;
   void fresh_iv(std::uint8_t* iv) noexcept;
+  Result<std::size_t> seal_aead(ContentType type, std::span<const std::uint8_t> plaintext,
+                                std::span<std::uint8_t> out) noexcept;
 
   std::unique_ptr<detail::RecordCrypto> crypto_;
   RecordOptions options_;
   std::uint16_t epoch_;
   std::uint64_t next_sequence_;
+  bool aead_without_cid_ = false;  // seal() takes the straight-line seal_aead() path
 };
 
 // OpenedRecord describes a record that authenticated.
