@@ -11,6 +11,10 @@ namespace wireseal::bench {
 void register_smb_transform();
 void register_smb_roundtrip();
 
+// SRTP suites (bench/srtp_*.cc).
+void register_srtp_protect();
+void register_srtp_pion();
+
 namespace {
 
 // Add dtls/, srtp/ and smb/ suites here; their benchmark names start with that prefix.
@@ -23,6 +27,8 @@ constexpr Suite kSuites[] = {
     {"dtls/batch", &register_dtls_batch},
     {"smb/transform", &register_smb_transform},
     {"smb/roundtrip", &register_smb_roundtrip},
+    {"srtp/protect", &register_srtp_protect},
+    {"srtp/pion", &register_srtp_pion},
 };
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the
@@ -37,6 +43,12 @@ constexpr ShortSubset kShortSubsets[] = {
     {"dtls/",
      "^dtls/(aes128gcm|aes128ccm|chacha20poly1305|aes128cbcsha256)_(encrypt|decrypt)/[a-z]+/"
      "(16|256|1400|8192)$|^dtls/[a-z0-9]+_encrypt_batch8/[a-z]+/1400$"},
+    // srtp/: the two profiles that matter (AES-CM-128/HMAC-SHA1-80, AES-128-GCM) protected
+    // single and batched at 100, 1200 and 1400 bytes, unprotected at 1200, and the IV build.
+    {"srtp/",
+     "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_protect(_batch16)?/[a-z]+/(100|1200|1400)$|"
+     "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_unprotect(_batch16)?/[a-z]+/1200$|"
+     "^srtp/generate_counter/"},
 };
 
 }  // namespace

@@ -19,19 +19,6 @@ void add_blocks(Iv16& block, std::uint64_t n) noexcept {
 
 }  // namespace
 
-Iv16 cm_iv(std::span<const std::uint8_t, 14> salt, std::uint32_t ssrc, std::uint64_t index) noexcept {
-  Iv16 iv{};
-  std::copy(salt.begin(), salt.end(), iv.begin());
-  // SSRC * 2^64 lands in bytes 4..7; i * 2^16 (48 bits) in bytes 8..13.
-  std::uint8_t x[16] = {};
-  store_be32(x + 4, ssrc);
-  store_be48(x + 8, index);
-  for (std::size_t i = 0; i < 16; ++i) {
-    iv[i] ^= x[i];
-  }
-  return iv;
-}
-
 Iv12 gcm_rtp_iv(std::span<const std::uint8_t, 12> salt, std::uint32_t ssrc, std::uint32_t roc,
                 std::uint16_t seq) noexcept {
   Iv12 iv{};
