@@ -167,16 +167,71 @@ class NativeCcm final : public AeadImpl {
     return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
   }
 
-  // start_lanes absorbs B0 and AAD per message (short for every protocol here) and sets up the
-  // payload phase, which then runs in lockstep.
+  // start_lanes absorbs B0 and the AAD of every message and sets up the payload phase, which
+  // then runs in lockstep. When every AAD fits in the first formatted block (at most 14 bytes:
+  // DTLS's 13-byte AAD, SRTP-style short headers) the B0 and AAD encryptions of all lanes are
+  // interleaved too; otherwise each lane absorbs its AAD on its own.
   template <int R, class Job>
   void start_lanes(const RoundKeys<R>& rk, Job* const* jobs, std::size_t num_jobs,
                    Lane* lanes) const noexcept {
+    bool short_aad = true;
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      short_aad = short_aad && jobs[i]->aad.size() <= 14;
+    }
+    if (!short_aad) {
+      for (std::size_t i = 0; i < num_jobs; ++i) {
+        const Job& job = *jobs[i];
+        lanes[i] = Lane{Counter(job.nonce.data(), nonce_len_),
+                        start_mac(rk, job.nonce, job.aad, job.in.size()), job.in.data(),
+                        job.out.data(), job.in.size()};
+      }
+      return;
+    }
+    __m128i blocks[AeadImpl::kMaxLanes];
     for (std::size_t i = 0; i < num_jobs; ++i) {
       const Job& job = *jobs[i];
-      lanes[i] = Lane{Counter(job.nonce.data(), nonce_len_), start_mac(rk, job.nonce, job.aad, job.in.size()),
-                      job.in.data(), job.out.data(), job.in.size()};
+      blocks[i] = b0_block(job.nonce, job.aad.size(), job.in.size());
     }
+    encrypt_many(rk, blocks, num_jobs);
+    std::size_t with_aad[AeadImpl::kMaxLanes];
+    __m128i aad_blocks[AeadImpl::kMaxLanes];
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      if (!jobs[i]->aad.empty()) {
+        with_aad[m] = i;
+        aad_blocks[m++] = _mm_xor_si128(blocks[i], short_aad_block(jobs[i]->aad));
+      }
+    }
+    encrypt_many(rk, aad_blocks, m);
+    for (std::size_t j = 0; j < m; ++j) {
+      blocks[with_aad[j]] = aad_blocks[j];
+    }
+    for (std::size_t i = 0; i < num_jobs; ++i) {
+      const Job& job = *jobs[i];
+      lanes[i] = Lane{Counter(job.nonce.data(), nonce_len_), blocks[i], job.in.data(), job.out.data(),
+                      job.in.size()};
+    }
+  }
+
+  // b0_block formats B0 (SP 800-38C A.2.1): flags | nonce | message length.
+  __m128i b0_block(Bytes nonce, std::size_t aad_len, std::size_t msg_len) const noexcept {
+    const std::size_t q = 15 - nonce_len_;
+    alignas(16) std::uint8_t b0[16] = {};
+    b0[0] = static_cast<std::uint8_t>((aad_len == 0 ? 0 : 0x40) | (((tag_len_ - 2) / 2) << 3) | (q - 1));
+    std::memcpy(b0 + 1, nonce.data(), nonce_len_);
+    for (std::size_t k = 0; k < q && k < 8; ++k) {
+      b0[15 - k] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(msg_len) >> (8 * k));
+    }
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(b0));
+  }
+
+  // short_aad_block formats an AAD of 1..14 bytes: its 2-byte length and the bytes, zero-padded.
+  static __m128i short_aad_block(Bytes aad) noexcept {
+    alignas(16) std::uint8_t block[16] = {};
+    block[0] = 0;
+    block[1] = static_cast<std::uint8_t>(aad.size());
+    std::memcpy(block + 2, aad.data(), aad.size());
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(block));
   }
 
   // active lists the lanes with payload left and returns how many there are.
@@ -354,14 +409,7 @@ class NativeCcm final : public AeadImpl {
   // start_mac absorbs B0 and the encoded AAD into the CBC-MAC and returns the chain value.
   template <int R>
   __m128i start_mac(const RoundKeys<R>& rk, Bytes nonce, Bytes aad, std::size_t msg_len) const noexcept {
-    const std::size_t q = 15 - nonce_len_;
-    alignas(16) std::uint8_t b0[16] = {};
-    b0[0] = static_cast<std::uint8_t>((aad.empty() ? 0 : 0x40) | (((tag_len_ - 2) / 2) << 3) | (q - 1));
-    std::memcpy(b0 + 1, nonce.data(), nonce_len_);
-    for (std::size_t k = 0; k < q && k < 8; ++k) {
-      b0[15 - k] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(msg_len) >> (8 * k));
-    }
-    __m128i mac = encrypt_block(rk, _mm_load_si128(reinterpret_cast<const __m128i*>(b0)));
+    __m128i mac = encrypt_block(rk, b0_block(nonce, aad.size(), msg_len));
     if (aad.empty()) {
       return mac;
     }
