@@ -13,6 +13,7 @@
 
 #include "common/ct.h"
 #include "crypto/backend/x86/aesni.h"
+#include "crypto/backend/x86/vaes_ccm.h"
 #include "crypto/impl.h"
 
 namespace wireseal::crypto::detail {
@@ -42,6 +43,11 @@ class Counter {
     return _mm_or_si128(base_, _mm_and_si128(mask_, be_count));
   }
   __m128i a0() const noexcept { return a0_; }
+  // For the VAES lockstep kernel, which generates the same blocks itself.
+  __m128i base() const noexcept { return base_; }
+  __m128i mask() const noexcept { return mask_; }
+  std::uint64_t count() const noexcept { return i_; }
+  void set_count(std::uint64_t i) noexcept { i_ = i; }
 
  private:
   __m128i a0_ = _mm_setzero_si128();
@@ -245,6 +251,30 @@ class NativeCcm final : public AeadImpl {
     return m;
   }
 
+  // seal_steps_vaes hands the lockstep phase to the VAES kernel (two lanes per register). All
+  // active lanes have advanced equally, so they share one counter value.
+  void seal_steps_vaes(Lane* lanes, const std::size_t* idx, std::size_t m, std::size_t steps) const noexcept {
+    CcmLockstep l;
+    l.num_lanes = m;
+    l.counter = lanes[idx[0]].ctr.count();
+    for (std::size_t j = 0; j < m; ++j) {
+      Lane& lane = lanes[idx[j]];
+      l.mac[j] = &lane.mac;
+      l.counter_base[j] = lane.ctr.base();
+      l.counter_mask[j] = lane.ctr.mask();
+      l.src[j] = lane.src;
+      l.dst[j] = lane.dst;
+    }
+    ccm_seal_steps_vaes(ks_.rk, ks_.rounds, l, steps);
+    for (std::size_t j = 0; j < m; ++j) {
+      Lane& lane = lanes[idx[j]];
+      lane.ctr.set_count(l.counter);
+      lane.src = l.src[j];
+      lane.dst = l.dst[j];
+      lane.len -= 16 * steps;
+    }
+  }
+
   // common_full_blocks is the number of whole blocks every listed lane still has.
   static std::size_t common_full_blocks(const Lane* lanes, const std::size_t* idx, std::size_t m) noexcept {
     std::size_t steps = lanes[idx[0]].len / 16;
@@ -336,6 +366,10 @@ class NativeCcm final : public AeadImpl {
     for (std::size_t m; (m = active(lanes, num_jobs, idx)) != 0;) {
       // Whole blocks that every active lane still has run in a fixed-width loop.
       const std::size_t steps = common_full_blocks(lanes, idx, m);
+      if (steps != 0 && use_vaes_) {
+        seal_steps_vaes(lanes, idx, m, steps);
+        continue;
+      }
       if (steps != 0) {
         seal_steps_dispatch(rk, lanes, idx, m, steps);
         continue;
@@ -455,6 +489,7 @@ class NativeCcm final : public AeadImpl {
   KeySchedule ks_;
   std::size_t tag_len_;
   std::size_t nonce_len_;
+  bool use_vaes_ = cpu_features().vaes && cpu_features().avx2;
 };
 
 }  // namespace
