@@ -84,20 +84,15 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   std::uint8_t length_bytes[2];
   store_be16(length_bytes, static_cast<std::uint16_t>(plaintext_len));
   std::uint8_t computed[crypto::kMaxDigestLength];
-  crypto::Hmac::Stream stream = hmac.begin();
-  stream.update(aad_prefix);
-  stream.update(length_bytes);
-  stream.update(data.first(plaintext_len));
-  (void)stream.finish({computed, mac_len});
+  crypto::HmacJob job{{aad_prefix, length_bytes, data.first(plaintext_len)}, {computed, mac_len}, {}};
+  hmac.compute_batch({&job, 1});
 
   // Equalise the compression count with the longest plaintext this record could hold.
   const std::size_t block_len = crypto::block_length(hmac.hash());
   const std::size_t fixed = block_len + aad_prefix.size() + 2;
   const std::size_t extra = compression_blocks(fixed + len - mac_len - 1, block_len) -
                             compression_blocks(fixed + plaintext_len, block_len);
-  static constexpr std::uint8_t kZeros[8 * 128] = {};
-  crypto::Hmac::Stream dummy = hmac.begin();
-  dummy.update({kZeros, extra * block_len});
+  hmac.run_dummy_blocks(extra);
 
   std::uint8_t received[crypto::kMaxDigestLength];
   const std::size_t scan_start = len > mac_len + 256 ? len - mac_len - 256 : 0;

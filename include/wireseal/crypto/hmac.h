@@ -79,6 +79,11 @@ class Hmac {
   // otherwise it loops. Results equal compute() per job.
   void compute_batch(std::span<HmacJob> jobs) const noexcept;
 
+  // run_dummy_blocks runs `num_blocks` compression-function calls on a throwaway copy of the
+  // inner state. Constant-time record checks (TLS/DTLS MAC-then-encrypt, Lucky Thirteen) use
+  // it so the number of compressions does not depend on secret padding.
+  void run_dummy_blocks(std::size_t num_blocks) const noexcept;
+
   // verify recomputes the MAC and compares its first tag.size() bytes with `tag` in constant
   // time. An empty or over-long tag never verifies.
   bool verify(std::span<const std::uint8_t> message,
