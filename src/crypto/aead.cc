@@ -11,22 +11,6 @@
 namespace wireseal::crypto {
 namespace {
 
-Primitive primitive_of(AeadAlgorithm algorithm) noexcept {
-  switch (algorithm) {
-    case AeadAlgorithm::kAes128Gcm:
-    case AeadAlgorithm::kAes192Gcm:
-    case AeadAlgorithm::kAes256Gcm:
-      return Primitive::kAesGcm;
-    case AeadAlgorithm::kAes128Ccm:
-    case AeadAlgorithm::kAes192Ccm:
-    case AeadAlgorithm::kAes256Ccm:
-      return Primitive::kAesCcm;
-    case AeadAlgorithm::kChaCha20Poly1305:
-      return Primitive::kChaCha20Poly1305;
-  }
-  return Primitive::kAesGcm;
-}
-
 void check_options(AeadAlgorithm algorithm, std::span<const std::uint8_t> key,
                    const AeadOptions& options) {
   if (key.size() != key_length(algorithm)) {
@@ -94,6 +78,22 @@ Status check_buffers(std::size_t nonce_len, std::size_t max_len, std::span<const
 }
 
 }  // namespace
+
+Primitive primitive_of(AeadAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes192Gcm:
+    case AeadAlgorithm::kAes256Gcm:
+      return Primitive::kAesGcm;
+    case AeadAlgorithm::kAes128Ccm:
+    case AeadAlgorithm::kAes192Ccm:
+    case AeadAlgorithm::kAes256Ccm:
+      return Primitive::kAesCcm;
+    case AeadAlgorithm::kChaCha20Poly1305:
+      return Primitive::kChaCha20Poly1305;
+  }
+  return Primitive::kAesGcm;
+}
 
 const char* to_string(AeadAlgorithm algorithm) noexcept {
   switch (algorithm) {

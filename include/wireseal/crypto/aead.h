@@ -38,6 +38,9 @@ enum class AeadAlgorithm : std::uint8_t {
 // to_string names `algorithm` ("AES-128-GCM", ...).
 const char* to_string(AeadAlgorithm algorithm) noexcept;
 
+// primitive_of returns the backend family of `algorithm` (for is_available / resolve).
+Primitive primitive_of(AeadAlgorithm algorithm) noexcept;
+
 // key_length returns the key size in bytes of `algorithm`.
 std::size_t key_length(AeadAlgorithm algorithm) noexcept;
 

@@ -45,21 +45,6 @@ struct FileResult {
   int not_applicable = 0;
 };
 
-Primitive primitive_of(AeadAlgorithm algorithm) {
-  switch (algorithm) {
-    case AeadAlgorithm::kAes128Gcm:
-    case AeadAlgorithm::kAes192Gcm:
-    case AeadAlgorithm::kAes256Gcm:
-      return Primitive::kAesGcm;
-    case AeadAlgorithm::kAes128Ccm:
-    case AeadAlgorithm::kAes192Ccm:
-    case AeadAlgorithm::kAes256Ccm:
-      return Primitive::kAesCcm;
-    case AeadAlgorithm::kChaCha20Poly1305:
-      return Primitive::kChaCha20Poly1305;
-  }
-  throw std::logic_error("unknown AeadAlgorithm");
-}
 
 std::string origin(const std::string& file, const VectorRecord& r) {
   return file + ":" + std::to_string(r.line);
@@ -209,7 +194,7 @@ void run_everywhere(const std::string& name, const FileResult& file, int expecte
   std::set<Backend> used;
   int must_fail = 0;
   for (const AeadVector& v : file.vectors) {
-    const std::vector<Backend> backends = available_backends(primitive_of(v.algorithm));
+    const std::vector<Backend> backends = available_backends(crypto::primitive_of(v.algorithm));
     for (Backend b : backends) {
       check_on_backend(v, b, log);
       used.insert(b);
@@ -218,7 +203,7 @@ void run_everywhere(const std::string& name, const FileResult& file, int expecte
   }
   std::size_t batches = 0;
   for (const auto& group : batch_groups(file.vectors)) {
-    for (Backend b : available_backends(primitive_of(group.front()->algorithm))) {
+    for (Backend b : available_backends(crypto::primitive_of(group.front()->algorithm))) {
       check_batch_on_backend(group, b, log);
     }
     ++batches;

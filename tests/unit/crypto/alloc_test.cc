@@ -59,18 +59,6 @@ TEST(AllocCounter, CountsNewAndMalloc) {
   EXPECT_EQ(scope.delta().count, 3u);
 }
 
-Primitive primitive_of(AeadAlgorithm a) {
-  switch (a) {
-    case AeadAlgorithm::kAes128Gcm:
-    case AeadAlgorithm::kAes192Gcm:
-    case AeadAlgorithm::kAes256Gcm:
-      return Primitive::kAesGcm;
-    case AeadAlgorithm::kChaCha20Poly1305:
-      return Primitive::kChaCha20Poly1305;
-    default:
-      return Primitive::kAesCcm;
-  }
-}
 
 std::string at(const char* what, Backend b) {
   return std::string(what) + " [" + std::string(crypto::to_string(b)) + "]";
@@ -83,7 +71,7 @@ TEST(ZeroAlloc, AeadSealAndOpenOnEveryBackend) {
                                       AeadAlgorithm::kChaCha20Poly1305};
   int combos = 0;
   for (AeadAlgorithm alg : algorithms) {
-    for (Backend b : available_backends(primitive_of(alg))) {
+    for (Backend b : available_backends(crypto::primitive_of(alg))) {
       const std::string where = at(crypto::to_string(alg), b);
       Aead aead(alg, pattern(crypto::key_length(alg), 1), AeadOptions{.backend = b});
       const Bytes nonce = pattern(12, 2);
@@ -125,7 +113,7 @@ TEST(ZeroAlloc, AeadBatchCallsOnEveryBackend) {
   constexpr std::size_t kJobs = 10;
   for (AeadAlgorithm alg :
        {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes256Ccm, AeadAlgorithm::kChaCha20Poly1305}) {
-    for (Backend b : available_backends(primitive_of(alg))) {
+    for (Backend b : available_backends(crypto::primitive_of(alg))) {
       const std::string where = at(crypto::to_string(alg), b);
       Aead aead(alg, pattern(crypto::key_length(alg), 1), AeadOptions{.backend = b});
       for (std::size_t size : kSizes) {

@@ -112,10 +112,7 @@ TEST_P(AeadDifferential, EveryBackendMatchesOpenSslOnRandomInputs) {
   const AeadCase c = GetParam();
   int backends_run = 0;
   for (Backend backend : kBackends) {
-    const Primitive primitive = is_ccm(c.algorithm) ? Primitive::kAesCcm
-                                : c.algorithm == AeadAlgorithm::kChaCha20Poly1305
-                                    ? Primitive::kChaCha20Poly1305
-                                    : Primitive::kAesGcm;
+    const Primitive primitive = primitive_of(c.algorithm);
     if (!is_available(primitive, backend)) {
       continue;
     }
@@ -391,9 +388,7 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
                                       AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kChaCha20Poly1305};
   for (AeadAlgorithm alg : algorithms) {
     for (Backend backend : kBackends) {
-      const Primitive primitive = is_ccm(alg) ? Primitive::kAesCcm
-                                  : alg == AeadAlgorithm::kChaCha20Poly1305 ? Primitive::kChaCha20Poly1305
-                                                                            : Primitive::kAesGcm;
+      const Primitive primitive = primitive_of(alg);
       if (!is_available(primitive, backend)) {
         continue;
       }

@@ -64,18 +64,6 @@ constexpr AeadConfig kConfigs[] = {
     {AeadAlgorithm::kAes256Ccm, 16, 11}, {AeadAlgorithm::kChaCha20Poly1305, 16, 12},
 };
 
-Primitive primitive_of(AeadAlgorithm a) {
-  switch (a) {
-    case AeadAlgorithm::kAes128Gcm:
-    case AeadAlgorithm::kAes192Gcm:
-    case AeadAlgorithm::kAes256Gcm:
-      return Primitive::kAesGcm;
-    case AeadAlgorithm::kChaCha20Poly1305:
-      return Primitive::kChaCha20Poly1305;
-    default:
-      return Primitive::kAesCcm;
-  }
-}
 
 std::string name_of(const AeadConfig& c, Backend b) {
   return std::string(crypto::to_string(c.algorithm)) + " tag " + std::to_string(c.tag_len) +
@@ -122,7 +110,7 @@ TEST(AeadTamper, EveryBitFlipInCiphertextTagAadOrNonceIsRejected) {
   std::size_t opens = 0;
   std::size_t configs_run = 0;
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(primitive_of(c.algorithm))) {
+    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
       ++configs_run;
       Aead aead = make_aead(c, b);
       for (std::size_t size : kSizes) {
@@ -176,7 +164,7 @@ TEST(AeadTamper, EveryBitFlipInCiphertextTagAadOrNonceIsRejected) {
 
 TEST(AeadTamper, TruncatedOrExtendedTagSpanIsAnError) {
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(primitive_of(c.algorithm))) {
+    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
       Aead aead = make_aead(c, b);
       for (std::size_t size : {std::size_t{0}, std::size_t{17}}) {
         SCOPED_TRACE(name_of(c, b) + " size " + std::to_string(size));
@@ -202,7 +190,7 @@ TEST(AeadTamper, TruncatedOrExtendedTagSpanIsAnError) {
 // the thread's OpenSSL error queue, where an application's own TLS code would find them.
 TEST(AeadTamper, RejectionLeavesOpenSslErrorQueueEmpty) {
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(primitive_of(c.algorithm))) {
+    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
       SCOPED_TRACE(name_of(c, b));
       Aead aead = make_aead(c, b);
       ERR_clear_error();
@@ -224,7 +212,7 @@ TEST(AeadTamper, RejectionLeavesOpenSslErrorQueueEmpty) {
 TEST(AeadTamper, OpenBatchZeroesOnlyTamperedJobs) {
   constexpr std::size_t kJobs = 11;  // more than one 8-lane group
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(primitive_of(c.algorithm))) {
+    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
       SCOPED_TRACE(name_of(c, b));
       Aead aead = make_aead(c, b);
       std::vector<Sealed> msgs;
@@ -264,7 +252,7 @@ TEST(AeadTamper, OpenBatchZeroesOnlyTamperedJobs) {
 
 TEST(AeadArguments, OverlapSizeAndNonceChecks) {
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(primitive_of(c.algorithm))) {
+    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
       SCOPED_TRACE(name_of(c, b));
       Aead aead = make_aead(c, b);
       const Bytes nonce = pattern(c.nonce_len, 2);
