@@ -60,7 +60,9 @@ Status srtp_kdf(std::span<const std::uint8_t> master_key, std::span<const std::u
   // bits; the AES-CM IV is x * 2^16. A shorter salt (RFC 7714's 96-bit AEAD salt) fills the
   // leading bytes and is followed by zeros, as libsrtp does and RFC 9335's examples confirm.
   std::uint8_t iv[16] = {};
-  std::memcpy(iv, master_salt.data(), master_salt.size());
+  if (!master_salt.empty()) {
+    std::memcpy(iv, master_salt.data(), master_salt.size());
+  }
   iv[7] ^= static_cast<std::uint8_t>(label);
   for (int i = 0; i < 6; ++i) {
     iv[13 - i] ^= static_cast<std::uint8_t>(index_div_kdr >> (8 * i));
@@ -98,7 +100,9 @@ Status kbkdf_counter(KbkdfPrf prf, std::span<const std::uint8_t> key,
     }
     std::uint8_t input[kMaxInput];
     AesCmac cmac(key);
-    std::memcpy(input, fixed_before.data(), fixed_before.size());
+    if (!fixed_before.empty()) {
+      std::memcpy(input, fixed_before.data(), fixed_before.size());
+    }
     if (!fixed_after.empty()) {
       std::memcpy(input + fixed_before.size() + counter_len, fixed_after.data(), fixed_after.size());
     }
@@ -141,7 +145,9 @@ Status sp800_108_hmac_sha256(std::span<const std::uint8_t> key, std::span<const 
   }
   std::uint8_t fixed[kMaxFixed];
   std::size_t len = 0;
-  std::memcpy(fixed, label.data(), label.size());
+  if (!label.empty()) {
+    std::memcpy(fixed, label.data(), label.size());
+  }
   len += label.size();
   fixed[len++] = 0x00;
   if (!context.empty()) {

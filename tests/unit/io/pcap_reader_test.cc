@@ -127,8 +127,8 @@ TEST(PcapLinkTypes, EveryLinkTypeYieldsTheDatagram) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("link type " + std::to_string(c.link) + (c.v6 ? " IPv6" : " IPv4"));
-    const std::vector<UdpDatagram> all =
-        read_all(make_pcap(false, false, c.link, {{0, 0, c.frame}}));
+    const Bytes file = make_pcap(false, false, c.link, {{0, 0, c.frame}});  // payloads view it
+    const std::vector<UdpDatagram> all = read_all(file);
     ASSERT_EQ(all.size(), 1u);
     expect_datagram(all[0], c.v6 ? a6 : a4, c.v6 ? b6 : b4);
   }
@@ -162,7 +162,8 @@ TEST(PcapSkips, NonUdpFragmentsAndTruncatedFramesAreSkipped) {
   frames.push_back({0, 0, Bytes(5, 0)});  // runt frame
   frames.push_back({0, 0, ethernet(0x0800, ip4)});
   std::size_t skipped = 0;
-  const std::vector<UdpDatagram> all = read_all(make_pcap(false, false, 1, frames), &skipped);
+  const Bytes file = make_pcap(false, false, 1, frames);  // payloads view it
+  const std::vector<UdpDatagram> all = read_all(file, &skipped);
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(all[0].frame, frames.size());
   EXPECT_EQ(skipped, frames.size() - 1);
@@ -177,7 +178,8 @@ TEST(PcapIpv6, ExtensionHeadersBeforeUdpAreWalked) {
   const std::size_t payload_len = (std::size_t{ip6[4]} << 8 | ip6[5]) + 8;
   ip6[4] = static_cast<std::uint8_t>(payload_len >> 8);
   ip6[5] = static_cast<std::uint8_t>(payload_len);
-  const std::vector<UdpDatagram> all = read_all(make_pcap(false, false, 229, {{0, 0, ip6}}));
+  const Bytes file = make_pcap(false, false, 229, {{0, 0, ip6}});  // payloads view it
+  const std::vector<UdpDatagram> all = read_all(file);
   ASSERT_EQ(all.size(), 1u);
   expect_datagram(all[0], test::v6(1, 7), test::v6(2, 8));
 }
@@ -185,7 +187,8 @@ TEST(PcapIpv6, ExtensionHeadersBeforeUdpAreWalked) {
 TEST(PcapIpv4, EthernetPaddingIsNotPayload) {
   const Bytes ip4 = udp_ip_packet(test::v4(1, 1), test::v4(2, 2), kPayload);
   const Bytes padded = concat(ethernet(0x0800, ip4), Bytes(10, 0));  // minimum frame padding
-  const std::vector<UdpDatagram> all = read_all(make_pcap(false, false, 1, {{0, 0, padded}}));
+  const Bytes file = make_pcap(false, false, 1, {{0, 0, padded}});  // payloads view it
+  const std::vector<UdpDatagram> all = read_all(file);
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(all[0].payload.size(), kPayload.size());
 }
