@@ -15,6 +15,8 @@ constexpr wireseal::cli::Subcommand kSubcommands[] = {
      &wireseal::cli::set_up_version},
     {"dtls", "DTLS 1.2 tools: decrypt the records of a capture with an NSS key log",
      &wireseal::cli::set_up_dtls},
+    {"srtp", "SRTP tools: protect or unprotect the RTP/RTCP packets of a capture (SDES/hex keys)",
+     &wireseal::cli::set_up_srtp},
 };
 
 }  // namespace
