@@ -49,6 +49,8 @@ constexpr ShortSubset kShortSubsets[] = {
      "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_protect(_batch16)?/[a-z]+/(100|1200|1400)$|"
      "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_unprotect(_batch16)?/[a-z]+/1200$|"
      "^srtp/generate_counter/"},
+    // smb/: everything at 1 KB and 64 KB (the 1 MB rows take seconds each; --profile full).
+    {"smb/", "^smb/.*/(1024|65536)$"},
 };
 
 }  // namespace
