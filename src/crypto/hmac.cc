@@ -207,6 +207,14 @@ Status Hmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8
     if (out.empty() || out.size() > digest_len()) {
       return Error::kInvalidArgument;
     }
+    if (message.size() <= detail::kHmacShortMax) {
+      if (hash_ == HashAlgorithm::kSha1) {
+        detail::hmac_sha1_short(inner_chain_, outer_chain_, message, out);
+      } else {
+        detail::hmac_sha256_short(inner_chain_, outer_chain_, message, out);
+      }
+      return {};
+    }
     HmacJob job{{message, {}, {}}, out, {}};
     HmacJob* one = &job;
     compute_lanes(&one, 1);

@@ -32,6 +32,22 @@ class BlockFeeder {
 
   std::size_t remaining_blocks() const noexcept { return remaining_blocks_; }
 
+  // whole_blocks returns the run of whole blocks that lie inside the current part (never the
+  // padding, which only assembled blocks carry) and how many there are, and consumes them.
+  const std::uint8_t* whole_blocks(std::size_t* count) noexcept {
+    skip_empty();
+    *count = 0;
+    if (part_ >= num_parts_) {
+      return nullptr;
+    }
+    const std::size_t k = (parts_[part_].size() - offset_) / kBlock;
+    const std::uint8_t* p = parts_[part_].data() + offset_;
+    offset_ += k * kBlock;
+    remaining_blocks_ -= k;
+    *count = k;
+    return p;
+  }
+
   // next returns the next block (valid until the following call).
   const std::uint8_t* next() noexcept {
     --remaining_blocks_;
@@ -82,8 +98,8 @@ class BlockFeeder {
 
 struct Sha1 {
   static constexpr std::size_t kWords = 5;
-  static void compress(std::uint32_t* state, const std::uint8_t* block) noexcept {
-    sha1_compress_ni(state, block, 1);
+  static void compress(std::uint32_t* state, const std::uint8_t* block, std::size_t n = 1) noexcept {
+    sha1_compress_ni(state, block, n);
   }
   static void compress_x2(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
     sha1_compress_ni_x2(states, blocks);
@@ -92,8 +108,8 @@ struct Sha1 {
 
 struct Sha256 {
   static constexpr std::size_t kWords = 8;
-  static void compress(std::uint32_t* state, const std::uint8_t* block) noexcept {
-    sha256_compress_ni(state, block, 1);
+  static void compress(std::uint32_t* state, const std::uint8_t* block, std::size_t n = 1) noexcept {
+    sha256_compress_ni(state, block, n);
   }
   static void compress_x2(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
     sha256_compress_ni_x2(states, blocks);
@@ -138,6 +154,20 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
   for (std::size_t i = 0; i < n; ++i) {
     std::memcpy(state[i], inner, sizeof(state[i]));
   }
+  if (n == 1) {
+    // One message: hash runs of whole blocks straight from its parts (one call each), then
+    // the assembled boundary and padding blocks.
+    BlockFeeder& f = feeders[0];
+    while (f.remaining_blocks() != 0) {
+      std::size_t k = 0;
+      const std::uint8_t* run = f.whole_blocks(&k);
+      if (k != 0) {
+        Hash::compress(state[0], run, k);
+      } else {
+        Hash::compress(state[0], f.next());
+      }
+    }
+  }
   for (;;) {
     std::uint32_t* states[kLanes] = {};
     const std::uint8_t* blocks[kLanes] = {};
@@ -173,7 +203,42 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
   }
 }
 
+// short_message: one inner block (message, 0x80, zeros, bit length) and one outer block.
+template <class Hash>
+void short_message(const std::uint32_t* inner, const std::uint32_t* outer,
+                   std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
+  constexpr std::size_t kWords = Hash::kWords;
+  alignas(16) std::uint8_t block[kBlock];
+  if (!message.empty()) {
+    std::memcpy(block, message.data(), message.size());
+  }
+  block[message.size()] = 0x80;
+  std::memset(block + message.size() + 1, 0, kBlock - 8 - message.size() - 1);
+  store_be64(block + kBlock - 8, (kBlock + message.size()) * 8);
+  std::uint32_t state[kWords];
+  std::memcpy(state, inner, sizeof(state));
+  Hash::compress(state, block);
+  outer_block<Hash>(state, block);
+  std::memcpy(state, outer, sizeof(state));
+  Hash::compress(state, block);
+  std::uint8_t mac[4 * kWords];
+  for (std::size_t w = 0; w < kWords; ++w) {
+    store_be32(mac + 4 * w, state[w]);
+  }
+  std::memcpy(out.data(), mac, out.size());
+}
+
 }  // namespace
+
+void hmac_sha1_short(const std::uint32_t inner[5], const std::uint32_t outer[5],
+                     std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
+  short_message<Sha1>(inner, outer, message, out);
+}
+
+void hmac_sha256_short(const std::uint32_t inner[8], const std::uint32_t outer[8],
+                       std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
+  short_message<Sha256>(inner, outer, message, out);
+}
 
 void hmac_sha1_lanes(const std::uint32_t inner[5], const std::uint32_t outer[5],
                      HmacJob* const* jobs, std::size_t num_jobs) noexcept {

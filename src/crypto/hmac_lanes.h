@@ -17,4 +17,13 @@ void hmac_sha1_lanes(const std::uint32_t inner[5], const std::uint32_t outer[5],
 void hmac_sha256_lanes(const std::uint32_t inner[8], const std::uint32_t outer[8],
                        HmacJob* const* jobs, std::size_t num_jobs) noexcept;
 
+// hmac_sha1_short / hmac_sha256_short compute the MAC of a message of at most 55 bytes (one
+// inner block including padding) with no block assembly machinery: the 16..55-byte packets of
+// SRTP, DTLS and signing live here.
+void hmac_sha1_short(const std::uint32_t inner[5], const std::uint32_t outer[5],
+                     std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept;
+void hmac_sha256_short(const std::uint32_t inner[8], const std::uint32_t outer[8],
+                       std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept;
+inline constexpr std::size_t kHmacShortMax = 55;
+
 }  // namespace wireseal::crypto::detail
