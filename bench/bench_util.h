@@ -90,6 +90,19 @@ void run_timed(benchmark::State& state, Timed<Op>& t) {
   detail::report_figures(state, t.payload_bytes, before, after);
 }
 
+// register_named registers one benchmark under `name` with the harness's common settings
+// (nanoseconds, the fixed iteration count if one was set) and records the name for the
+// runner. Every suite registers through it.
+template <class Body>
+void register_named(std::string name, Body body) {
+  benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(), std::move(body));
+  b->Unit(benchmark::kNanosecond);
+  if (detail::fixed_iterations() > 0) {
+    b->Iterations(detail::fixed_iterations());
+  }
+  detail::note_registered(std::move(name));
+}
+
 // register_op registers "suite/op/impl/size" for each size. `make(size)` builds the fixture
 // (keys, buffers) outside the timed region and returns a Timed; it may throw, which skips the
 // benchmark with the exception's message instead of ending the whole run.
@@ -97,21 +110,14 @@ template <class Make>
 void register_op(std::string_view suite, std::string_view op, std::string_view impl, Make make,
                  std::span<const std::size_t> sizes = kSizes) {
   for (const std::size_t size : sizes) {
-    std::string name = benchmark_name(suite, op, impl, size);
-    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(),
-                                 [make, size](benchmark::State& state) {
-                                   try {
-                                     auto t = make(size);
-                                     run_timed(state, t);
-                                   } catch (const std::exception& e) {
-                                     state.SkipWithError(e.what());
-                                   }
-                                 });
-    b->Unit(benchmark::kNanosecond);
-    if (detail::fixed_iterations() > 0) {
-      b->Iterations(detail::fixed_iterations());
-    }
-    detail::note_registered(std::move(name));
+    register_named(benchmark_name(suite, op, impl, size), [make, size](benchmark::State& state) {
+      try {
+        auto t = make(size);
+        run_timed(state, t);
+      } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+      }
+    });
   }
 }
 

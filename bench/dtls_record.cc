@@ -140,24 +140,17 @@ template <class Sealer, class Opener>
 void register_decrypt(const CipherCase& c, std::string_view impl, bool check) {
   const std::string op = std::string(c.name) + "_decrypt";
   for (const std::size_t size : kRecordSizes) {
-    std::string name = benchmark_name("dtls", op, impl, size);
-    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-        name.c_str(), [c, size, check](benchmark::State& state) {
-          try {
-            if (check) {
-              check_interop(c, size);
-            }
-            auto ring = std::make_unique<Ring<Sealer, Opener>>(c, size);
-            run_ring(state, *ring);
-          } catch (const std::exception& e) {
-            state.SkipWithError(e.what());
-          }
-        });
-    b->Unit(benchmark::kNanosecond);
-    if (detail::fixed_iterations() > 0) {
-      b->Iterations(detail::fixed_iterations());
-    }
-    detail::note_registered(std::move(name));
+    register_named(benchmark_name("dtls", op, impl, size), [c, size, check](benchmark::State& state) {
+      try {
+        if (check) {
+          check_interop(c, size);
+        }
+        auto ring = std::make_unique<Ring<Sealer, Opener>>(c, size);
+        run_ring(state, *ring);
+      } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+      }
+    });
   }
 }
 

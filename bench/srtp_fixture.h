@@ -143,34 +143,27 @@ template <class Make>
 void register_batch_op(std::string_view op, std::string_view impl, Make make,
                        std::span<const std::size_t> sizes) {
   for (const std::size_t size : sizes) {
-    std::string name = benchmark_name("srtp", op, impl, size);
-    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-        name.c_str(), [make, size](benchmark::State& state) {
-          try {
-            auto t = make(size);
-            if (!t.op()) {
-              state.SkipWithError("operation failed before timing");
-              return;
-            }
-            const test::AllocStats before = test::alloc_stats();
-            while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(kBatch))) {
-              if (!t.op()) [[unlikely]] {
-                state.SkipWithError("operation failed");
-                break;
-              }
-              benchmark::ClobberMemory();
-            }
-            const test::AllocStats after = test::alloc_stats();
-            detail::report_figures(state, t.payload_bytes, before, after);
-          } catch (const std::exception& e) {
-            state.SkipWithError(e.what());
+    register_named(benchmark_name("srtp", op, impl, size), [make, size](benchmark::State& state) {
+      try {
+        auto t = make(size);
+        if (!t.op()) {
+          state.SkipWithError("operation failed before timing");
+          return;
+        }
+        const test::AllocStats before = test::alloc_stats();
+        while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(kBatch))) {
+          if (!t.op()) [[unlikely]] {
+            state.SkipWithError("operation failed");
+            break;
           }
-        });
-    b->Unit(benchmark::kNanosecond);
-    if (detail::fixed_iterations() > 0) {
-      b->Iterations(detail::fixed_iterations());
-    }
-    detail::note_registered(std::move(name));
+          benchmark::ClobberMemory();
+        }
+        const test::AllocStats after = test::alloc_stats();
+        detail::report_figures(state, t.payload_bytes, before, after);
+      } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+      }
+    });
   }
 }
 
