@@ -53,5 +53,10 @@ void* operator new(std::size_t size) {
 void* operator new[](std::size_t size) { return operator new(size); }
 void operator delete(void* p) noexcept { free(p); }
 void operator delete[](void* p) noexcept { free(p); }
+// The sized deletes are declared first: <new> declares them only when sized deallocation is
+// enabled (g++ by default, clang with -fsized-deallocation), and clang's -Wmissing-prototypes
+// wants a prior declaration while g++'s -Wsized-deallocation wants the definitions.
+void operator delete(void* p, std::size_t) noexcept;
+void operator delete[](void* p, std::size_t) noexcept;
 void operator delete(void* p, std::size_t) noexcept { free(p); }
 void operator delete[](void* p, std::size_t) noexcept { free(p); }
