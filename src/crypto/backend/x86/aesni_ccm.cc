@@ -108,30 +108,45 @@ class NativeCcm final : public AeadImpl {
     __m128i mac = start_mac(rk, nonce, aad, in.size());
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
-    std::size_t len = in.size();
-    while (len >= 16) {
-      const __m128i p = load(src);  // read before writing: in == out is allowed
-      // The MAC chain is the critical path: only one XOR (with p ^ k0, computed off the path)
-      // separates one block's AESENCLAST from the next block's first AESENC.
-      __m128i m = _mm_xor_si128(mac, _mm_xor_si128(p, rk.k[0]));
+    const std::size_t full = in.size() / 16;
+    const std::size_t rem = in.size() % 16;
+    // The CBC-MAC chain is the critical path. `m` always holds the next MAC block's whitened
+    // input (mac ^ p ^ k0): AESENCLAST with the round key kR ^ p_next ^ k0 produces it
+    // directly, so no XOR sits between one block's last round and the next block's first.
+    const __m128i k_last = rk.k[R];
+    __m128i m = _mm_setzero_si128();
+    if (full != 0) {
+      __m128i p = load(src);  // every block is read before its ciphertext is written (in == out)
+      m = _mm_xor_si128(mac, _mm_xor_si128(p, rk.k[0]));
+      for (std::size_t i = 0; i < full; ++i) {
+        __m128i k = _mm_xor_si128(ctr.next(), rk.k[0]);
+        for (int r = 1; r < R; ++r) {
+          m = _mm_aesenc_si128(m, rk.k[r]);
+          k = _mm_aesenc_si128(k, rk.k[r]);
+        }
+        const std::uint8_t* next = src + 16 * (i + 1);
+        const bool more_full = i + 1 < full;
+        const __m128i p_next = more_full ? load(next) : rem != 0 ? load_partial(next, rem) : _mm_setzero_si128();
+        store(dst + 16 * i, _mm_xor_si128(p, _mm_aesenclast_si128(k, k_last)));
+        if (more_full || rem != 0) {
+          m = _mm_aesenclast_si128(m, _mm_xor_si128(k_last, _mm_xor_si128(p_next, rk.k[0])));
+        } else {
+          mac = _mm_aesenclast_si128(m, k_last);
+        }
+        p = p_next;
+      }
+    } else if (rem != 0) {
+      m = _mm_xor_si128(mac, _mm_xor_si128(load_partial(src, rem), rk.k[0]));
+    }
+    if (rem != 0) {
+      // The partial last block: `m` is already whitened; its keystream block runs alongside.
       __m128i k = _mm_xor_si128(ctr.next(), rk.k[0]);
       for (int r = 1; r < R; ++r) {
         m = _mm_aesenc_si128(m, rk.k[r]);
         k = _mm_aesenc_si128(k, rk.k[r]);
       }
-      mac = _mm_aesenclast_si128(m, rk.k[R]);
-      store(dst, _mm_xor_si128(p, _mm_aesenclast_si128(k, rk.k[R])));
-      src += 16;
-      dst += 16;
-      len -= 16;
-    }
-    if (len > 0) {
-      const __m128i p = load_partial(src, len);
-      __m128i m = _mm_xor_si128(mac, p);
-      __m128i k = ctr.next();
-      encrypt_2(rk, m, k);
-      mac = m;
-      xor_partial(src, dst, len, k);
+      mac = _mm_aesenclast_si128(m, k_last);
+      xor_partial(src + 16 * full, dst + 16 * full, rem, _mm_aesenclast_si128(k, k_last));
     }
     std::uint8_t t[16];
     store(t, _mm_xor_si128(mac, encrypt_block(rk, ctr.a0())));
@@ -145,28 +160,44 @@ class NativeCcm final : public AeadImpl {
     __m128i mac = start_mac(rk, nonce, aad, in.size());
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
-    std::size_t len = in.size();
-    // Software-pipelined: the keystream for block i+1 runs through the rounds together with
-    // the MAC of block i (whose plaintext needed keystream i first).
-    __m128i ks = encrypt_block(rk, ctr.next());
-    while (len >= 16) {
-      const __m128i p = _mm_xor_si128(load(src), ks);
-      store(dst, p);
-      __m128i m = _mm_xor_si128(mac, _mm_xor_si128(p, rk.k[0]));
-      __m128i k = _mm_xor_si128(ctr.next(), rk.k[0]);
-      for (int r = 1; r < R; ++r) {
-        m = _mm_aesenc_si128(m, rk.k[r]);
-        k = _mm_aesenc_si128(k, rk.k[r]);
+    const std::size_t full = in.size() / 16;
+    const std::size_t rem = in.size() % 16;
+    const std::size_t blocks = full + (rem != 0 ? 1 : 0);
+    const __m128i k_last = rk.k[R];
+    // decrypt_block recovers plaintext block i with keystream `ks`, writes it, and returns it
+    // zero-padded as the CBC-MAC absorbs it. Block i is read before it is written (in == out).
+    auto decrypt_block = [&](std::size_t i, __m128i ks) {
+      if (i < full) {
+        const __m128i p = _mm_xor_si128(load(src + 16 * i), ks);
+        store(dst + 16 * i, p);
+        return p;
       }
-      mac = _mm_aesenclast_si128(m, rk.k[R]);
-      ks = _mm_aesenclast_si128(k, rk.k[R]);
-      src += 16;
-      dst += 16;
-      len -= 16;
-    }
-    if (len > 0) {
-      xor_partial(src, dst, len, ks);
-      mac = encrypt_block(rk, _mm_xor_si128(mac, load_partial(dst, len)));
+      xor_partial(src + 16 * i, dst + 16 * i, rem, ks);
+      return load_partial(dst + 16 * i, rem);
+    };
+    if (blocks != 0) {
+      // The MAC of block i needs the plaintext of block i+1 folded into its AESENCLAST (see
+      // seal_one), so keystream runs two blocks ahead: block i+2's keystream goes through the
+      // rounds alongside block i's MAC, and the chain carries only AES rounds.
+      __m128i ks_cur = ctr.next();
+      __m128i ks_next = blocks > 1 ? ctr.next() : _mm_setzero_si128();
+      encrypt_2(rk, ks_cur, ks_next);
+      __m128i m = _mm_xor_si128(mac, _mm_xor_si128(decrypt_block(0, ks_cur), rk.k[0]));
+      for (std::size_t i = 0; i < blocks; ++i) {
+        const bool ahead = i + 2 < blocks;
+        __m128i k = ahead ? _mm_xor_si128(ctr.next(), rk.k[0]) : _mm_setzero_si128();
+        for (int r = 1; r < R; ++r) {
+          m = _mm_aesenc_si128(m, rk.k[r]);
+          k = _mm_aesenc_si128(k, rk.k[r]);
+        }
+        if (i + 1 < blocks) {
+          const __m128i p_next = decrypt_block(i + 1, ks_next);
+          m = _mm_aesenclast_si128(m, _mm_xor_si128(k_last, _mm_xor_si128(p_next, rk.k[0])));
+          ks_next = _mm_aesenclast_si128(k, k_last);
+        } else {
+          mac = _mm_aesenclast_si128(m, k_last);
+        }
+      }
     }
     std::uint8_t expected[16];
     store(expected, _mm_xor_si128(mac, encrypt_block(rk, ctr.a0())));

@@ -94,14 +94,30 @@ void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std
   }
 }
 
+// CBC encryption is one serial chain. The chain's XOR with the next plaintext block (and with
+// round key 0) is folded into the previous block's AESENCLAST round key, which leaves nothing
+// but AES rounds on the critical path; the ciphertext is recovered off the path.
 template <int R>
 void cbc_encrypt_blocks(const KeySchedule& ks, const std::uint8_t* iv, const std::uint8_t* in,
                         std::uint8_t* out, std::size_t len) noexcept {
   const RoundKeys<R> rk(ks.rk);
-  __m128i chain = load(iv);
-  for (std::size_t off = 0; off < len; off += 16) {
-    chain = encrypt_whitened(rk, _mm_xor_si128(chain, _mm_xor_si128(load(in + off), rk.k[0])));
-    store(out + off, chain);
+  const std::size_t n = len / 16;
+  if (n == 0) {
+    return;
+  }
+  __m128i x = _mm_xor_si128(load(iv), _mm_xor_si128(load(in), rk.k[0]));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int r = 1; r < R; ++r) {
+      x = _mm_aesenc_si128(x, rk.k[r]);
+    }
+    if (i + 1 < n) {
+      // Load the next block before this block's ciphertext is stored: in == out is allowed.
+      const __m128i fold = _mm_xor_si128(load(in + 16 * (i + 1)), rk.k[0]);
+      x = _mm_aesenclast_si128(x, _mm_xor_si128(rk.k[R], fold));
+      store(out + 16 * i, _mm_xor_si128(x, fold));
+    } else {
+      store(out + 16 * i, _mm_aesenclast_si128(x, rk.k[R]));
+    }
   }
 }
 
@@ -300,30 +316,39 @@ class NativeCmac final : public CmacImpl {
   }
 
  private:
+  // compute_rounds runs the CBC-MAC with the next block folded into each AESENCLAST (see
+  // cbc_encrypt_blocks): the last block, complete or not, carries its subkey.
   template <int R>
   void compute_rounds(Bytes message, std::uint8_t* mac16) const noexcept {
     const RoundKeys<R> rk(ks_.rk);
     const std::uint8_t* p = message.data();
-    std::size_t len = message.size();
-    __m128i mac = _mm_setzero_si128();
-    // All but the last block (the last one, complete or not, gets a subkey).
-    while (len > 16) {
-      mac = encrypt_whitened(rk, _mm_xor_si128(mac, _mm_xor_si128(load(p), rk.k[0])));
-      p += 16;
-      len -= 16;
-    }
+    const std::size_t len = message.size();
+    const std::size_t n = len == 0 ? 1 : (len + 15) / 16;  // blocks, the last one special
     __m128i last;
-    if (len == 16) {
-      last = _mm_xor_si128(load(p), k1_);
+    const std::size_t last_len = len - 16 * (n - 1);
+    if (last_len == 16) {
+      last = _mm_xor_si128(load(p + 16 * (n - 1)), k1_);
     } else {
       alignas(16) std::uint8_t block[16] = {};
-      if (len > 0) {
-        std::memcpy(block, p, len);
+      if (last_len > 0) {
+        std::memcpy(block, p + 16 * (n - 1), last_len);
       }
-      block[len] = 0x80;
+      block[last_len] = 0x80;
       last = _mm_xor_si128(_mm_load_si128(reinterpret_cast<const __m128i*>(block)), k2_);
     }
-    store(mac16, encrypt_block(rk, _mm_xor_si128(mac, last)));
+    auto block_at = [&](std::size_t i) { return i + 1 < n ? load(p + 16 * i) : last; };
+    __m128i x = _mm_xor_si128(block_at(0), rk.k[0]);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int r = 1; r < R; ++r) {
+        x = _mm_aesenc_si128(x, rk.k[r]);
+      }
+      if (i + 1 < n) {
+        x = _mm_aesenclast_si128(x, _mm_xor_si128(rk.k[R], _mm_xor_si128(block_at(i + 1), rk.k[0])));
+      } else {
+        x = _mm_aesenclast_si128(x, rk.k[R]);
+      }
+    }
+    store(mac16, x);
   }
 
   KeySchedule ks_;
