@@ -14,6 +14,7 @@
 
 #include "common/ct.h"
 #include "crypto/backend/x86/aes_key_schedule.h"
+#include "crypto/backend/x86/count_dispatch.h"
 
 namespace wireseal::crypto::detail::aesni {
 
@@ -171,31 +172,7 @@ inline void decrypt_n(const RoundKeys<R>& rk, __m128i* b) noexcept {
 // multi-buffer primitive (latency of one chain, throughput of all).
 template <int R>
 inline void encrypt_many(const RoundKeys<R>& rk, __m128i* b, std::size_t count) noexcept {
-  switch (count) {
-#define WS_ENCRYPT_CASE(n)  \
-  case n:                   \
-    encrypt_n<R, n>(rk, b); \
-    break;
-    WS_ENCRYPT_CASE(1)
-    WS_ENCRYPT_CASE(2)
-    WS_ENCRYPT_CASE(3)
-    WS_ENCRYPT_CASE(4)
-    WS_ENCRYPT_CASE(5)
-    WS_ENCRYPT_CASE(6)
-    WS_ENCRYPT_CASE(7)
-    WS_ENCRYPT_CASE(8)
-    WS_ENCRYPT_CASE(9)
-    WS_ENCRYPT_CASE(10)
-    WS_ENCRYPT_CASE(11)
-    WS_ENCRYPT_CASE(12)
-    WS_ENCRYPT_CASE(13)
-    WS_ENCRYPT_CASE(14)
-    WS_ENCRYPT_CASE(15)
-    WS_ENCRYPT_CASE(16)
-#undef WS_ENCRYPT_CASE
-    default:
-      break;
-  }
+  with_count<16>(count, [&](auto n) { encrypt_n<R, static_cast<int>(decltype(n)::value)>(rk, b); });
 }
 
 // xor_partial XORs `len` (< 16) bytes of `in` with the low bytes of `keystream` into `out`.

@@ -349,29 +349,6 @@ class NativeCcm final : public AeadImpl {
     }
   }
 
-  template <int R>
-  static void seal_steps_dispatch(const RoundKeys<R>& rk, Lane* lanes, const std::size_t* idx,
-                                  std::size_t m, std::size_t steps) noexcept {
-    switch (m) {
-      case 1:
-        return seal_steps<R, 1>(rk, lanes, idx, steps);
-      case 2:
-        return seal_steps<R, 2>(rk, lanes, idx, steps);
-      case 3:
-        return seal_steps<R, 3>(rk, lanes, idx, steps);
-      case 4:
-        return seal_steps<R, 4>(rk, lanes, idx, steps);
-      case 5:
-        return seal_steps<R, 5>(rk, lanes, idx, steps);
-      case 6:
-        return seal_steps<R, 6>(rk, lanes, idx, steps);
-      case 7:
-        return seal_steps<R, 7>(rk, lanes, idx, steps);
-      default:
-        return seal_steps<R, 8>(rk, lanes, idx, steps);
-    }
-  }
-
   // finish_tags computes every lane's T XOR E(A0), the A0 encryptions interleaved.
   template <int R>
   static void finish_tags(const RoundKeys<R>& rk, const Lane* lanes, std::size_t num_lanes,
@@ -402,7 +379,8 @@ class NativeCcm final : public AeadImpl {
         continue;
       }
       if (steps != 0) {
-        seal_steps_dispatch(rk, lanes, idx, m, steps);
+        with_count<AeadImpl::kMaxLanes>(
+            m, [&](auto n) { seal_steps<R, decltype(n)::value>(rk, lanes, idx, steps); });
         continue;
       }
       for (std::size_t j = 0; j < m; ++j) {

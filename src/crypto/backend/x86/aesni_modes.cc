@@ -209,23 +209,10 @@ void cbc_encrypt_many(const KeySchedule& ks, CbcJob* const* jobs, std::size_t nu
     const std::size_t len = jobs[order[first]]->in.size();
     const std::size_t steps = (len - done) / 16;
     const std::size_t m = num_jobs - first;
-    switch (m) {
-#define WS_CBC_CASE(n)                                                                        \
-  case n:                                                                                     \
-    cbc_encrypt_steps<R, n>(rk, in + first, out + first, chain + first, done, steps);         \
-    break;
-      WS_CBC_CASE(1)
-      WS_CBC_CASE(2)
-      WS_CBC_CASE(3)
-      WS_CBC_CASE(4)
-      WS_CBC_CASE(5)
-      WS_CBC_CASE(6)
-      WS_CBC_CASE(7)
-      WS_CBC_CASE(8)
-#undef WS_CBC_CASE
-      default:
-        break;
-    }
+    with_count<AesModeImpl::kMaxLanes>(m, [&](auto lanes) {
+      cbc_encrypt_steps<R, decltype(lanes)::value>(rk, in + first, out + first, chain + first, done,
+                                                   steps);
+    });
     done = len;
     while (first < num_jobs && jobs[order[first]]->in.size() == len) {
       ++first;

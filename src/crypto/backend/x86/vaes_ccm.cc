@@ -2,6 +2,8 @@
 // 256-bit registers; an odd last lane is paired with a scratch lane whose results are dropped.
 #include "crypto/backend/x86/vaes_ccm.h"
 
+#include "crypto/backend/x86/count_dispatch.h"
+
 namespace wireseal::crypto::detail {
 namespace {
 
@@ -90,20 +92,8 @@ void run(const __m128i* rk128, CcmLockstep& l, std::size_t steps) noexcept {
       l.counter_base[n] = l.counter_base[n - 1];
       l.counter_mask[n] = l.counter_mask[n - 1];
     }
-    switch ((n + 1) / 2) {
-      case 1:
-        steps_pairs<R, 1>(rk, l, src, dst, chunk);
-        break;
-      case 2:
-        steps_pairs<R, 2>(rk, l, src, dst, chunk);
-        break;
-      case 3:
-        steps_pairs<R, 3>(rk, l, src, dst, chunk);
-        break;
-      default:
-        steps_pairs<R, 4>(rk, l, src, dst, chunk);
-        break;
-    }
+    with_count<4>((n + 1) / 2,
+                  [&](auto pairs) { steps_pairs<R, decltype(pairs)::value>(rk, l, src, dst, chunk); });
     for (std::size_t i = 0; i < n; ++i) {
       src[i] += 16 * chunk;
       dst[i] += 16 * chunk;
