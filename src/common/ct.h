@@ -5,7 +5,32 @@
 #include <cstdint>
 #include <span>
 
+#if defined(WIRESEAL_CT_VALIDATION) && WIRESEAL_CT_VALIDATION
+#include <valgrind/memcheck.h>
+// Constant-time validation build (-DWIRESEAL_CT_VALIDATION=ON): tests mark secrets (keys,
+// and so everything computed from them) as undefined for valgrind memcheck, which then
+// reports every branch and every memory address that depends on them. The library declares
+// where a secret-derived value legitimately becomes public with WS_CT_DECLASSIFY.
+#define WS_CT_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define WS_CT_DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#else
+#define WS_CT_SECRET(p, n) ::wireseal::detail::ct_unmarked((p), (n))
+#define WS_CT_DECLASSIFY(p, n) ::wireseal::detail::ct_unmarked((p), (n))
+#endif
+
 namespace wireseal::detail {
+
+// ct_unmarked is what the marking macros expand to in ordinary builds: nothing.
+inline void ct_unmarked(const volatile void* /*p*/, std::size_t /*n*/) noexcept {}
+
+// kFuzzingAcceptsAnyTag is true only in the fuzzing build (WIRESEAL_FUZZING_UNSAFE): every
+// tag and MAC check then passes, so that mutated ciphertext reaches the parsers behind
+// authentication. Such a build protects nothing; CMake allows it only for fuzz targets.
+#if defined(WIRESEAL_FUZZING_UNSAFE) && WIRESEAL_FUZZING_UNSAFE
+inline constexpr bool kFuzzingAcceptsAnyTag = true;
+#else
+inline constexpr bool kFuzzingAcceptsAnyTag = false;
+#endif
 
 // ct_equal compares two equal-length byte ranges without an early exit, so the time taken
 // does not reveal where the first difference is. Different lengths compare unequal (the
@@ -23,6 +48,22 @@ inline std::size_t ct_mask_eq(std::size_t a, std::size_t b) noexcept {
 }
 inline std::size_t ct_select(std::size_t mask, std::size_t a, std::size_t b) noexcept {
   return (mask & a) | (~mask & b);
+}
+
+// accept_verdict turns the secret outcome of an authentication check into the public verdict
+// the caller branches on (whether a record or packet is accepted is visible anyway). Every
+// tag, MAC and padding verdict passes through here: it is where constant-time validation
+// declassifies, and where the fuzzing build accepts everything.
+inline bool accept_verdict(bool verified) noexcept {
+  WS_CT_DECLASSIFY(&verified, sizeof(verified));
+  return verified || kFuzzingAcceptsAnyTag;
+}
+
+// tag_matches compares a computed tag or MAC with the received one in constant time and
+// returns the public verdict (accept_verdict).
+inline bool tag_matches(std::span<const std::uint8_t> computed,
+                        std::span<const std::uint8_t> received) noexcept {
+  return accept_verdict(ct_equal(computed, received));
 }
 
 // secure_wipe zeroes `bytes` in a way the optimiser may not remove (keys, plaintext on failure).

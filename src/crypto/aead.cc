@@ -174,7 +174,7 @@ Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint
   if (Status s = check_open(nonce, in, out, tag); !s) {
     return s;
   }
-  if (!impl_->open(nonce, aad, in, out.first(in.size()), tag)) {
+  if (!wireseal::detail::accept_verdict(impl_->open(nonce, aad, in, out.first(in.size()), tag))) {
     wireseal::detail::secure_wipe(out.data(), in.size());
     return Error::kAuthFailed;
   }
@@ -211,7 +211,7 @@ void Aead::open_batch(std::span<OpenJob> jobs) noexcept {
   auto flush = [&] {
     const std::uint32_t ok = impl_->open_lanes(lanes, num_lanes);
     for (std::size_t i = 0; i < num_lanes; ++i) {
-      if ((ok >> i & 1) == 0) {
+      if (!wireseal::detail::accept_verdict((ok >> i & 1) != 0)) {
         wireseal::detail::secure_wipe(lanes[i]->out.data(), lanes[i]->in.size());
         lanes[i]->status = Error::kAuthFailed;
       }

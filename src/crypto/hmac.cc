@@ -293,7 +293,7 @@ bool Hmac::verify(std::span<const std::uint8_t> message, std::span<const std::ui
   if (!compute(message, std::span<std::uint8_t>(mac, tag.size()))) {
     return false;
   }
-  return wireseal::detail::ct_equal(std::span<const std::uint8_t>(mac, tag.size()), tag);
+  return wireseal::detail::tag_matches(std::span<const std::uint8_t>(mac, tag.size()), tag);
 }
 
 }  // namespace wireseal::crypto

@@ -47,7 +47,7 @@ bool AesCmac::verify(std::span<const std::uint8_t> message, std::span<const std:
   }
   std::uint8_t mac[kCmacLength];
   impl_->compute(message, mac);
-  return wireseal::detail::ct_equal(std::span<const std::uint8_t>(mac, tag.size()), tag);
+  return wireseal::detail::tag_matches(std::span<const std::uint8_t>(mac, tag.size()), tag);
 }
 
 void AesCmac::compute_batch(std::span<CmacJob> jobs) noexcept {
@@ -81,7 +81,7 @@ bool AesGmac::verify(std::span<const std::uint8_t, 12> nonce, std::span<const st
   if (!gcm_.seal(nonce, message, {}, {}, expected)) {
     return false;
   }
-  return wireseal::detail::ct_equal(std::span<const std::uint8_t>(expected, tag.size()), tag);
+  return wireseal::detail::tag_matches(std::span<const std::uint8_t>(expected, tag.size()), tag);
 }
 
 }  // namespace wireseal::crypto

@@ -101,7 +101,9 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   for (std::size_t i = 0; i < mac_len; ++i) {
     diff = static_cast<std::uint8_t>(diff | (computed[i] ^ received[i]));
   }
-  good &= ct_mask_eq(diff, 0);
+  // The fuzzing build accepts any MAC but still checks the padding.
+  good &= wireseal::detail::kFuzzingAcceptsAnyTag ? ~std::size_t{0} : ct_mask_eq(diff, 0);
+  WS_CT_DECLASSIFY(&good, sizeof(good));
   if (good == 0) {
     return Error::kAuthFailed;
   }

@@ -484,7 +484,7 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
         mac.update({iv, kCbcIvSize + enc_len});
         std::uint8_t expected[crypto::kMaxDigestLength];
         (void)mac.finish({expected, mac_len});
-        if (!wireseal::detail::ct_equal({expected, mac_len}, {body + enc_len, mac_len})) {
+        if (!wireseal::detail::tag_matches({expected, mac_len}, {body + enc_len, mac_len})) {
           wireseal::detail::secure_wipe(fragment, fragment_len);
           return Error::kAuthFailed;
         }
@@ -531,7 +531,7 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
       mac.update({fragment, n});
       std::uint8_t expected[crypto::kMaxDigestLength];
       (void)mac.finish({expected, c.tag_len});
-      if (!wireseal::detail::ct_equal({expected, c.tag_len}, {fragment + n, c.tag_len})) {
+      if (!wireseal::detail::tag_matches({expected, c.tag_len}, {fragment + n, c.tag_len})) {
         return Error::kAuthFailed;
       }
       inner = {fragment, n};

@@ -121,7 +121,7 @@ Status Signer::verify(std::span<std::uint8_t> message) noexcept {
   if (!s) {
     return s;
   }
-  if (!detail::ct_equal(expected, received)) {
+  if (!detail::tag_matches(expected, received)) {
     return Error::kAuthFailed;
   }
   return {};

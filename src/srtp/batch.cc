@@ -39,7 +39,7 @@ namespace wireseal::srtp {
 namespace detail {
 namespace {
 
-using wireseal::detail::ct_equal;
+using wireseal::detail::tag_matches;
 using wireseal::detail::secure_wipe;
 
 constexpr std::size_t kLanes = 16;  // Hmac::compute_batch's lane group
@@ -254,7 +254,7 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
       continue;
     }
     const std::uint8_t* tag = job.buffer.data() + lane.plain_len + s.mki_len;
-    if (!ct_equal({lane.expected, p.rtp_tag_len}, {tag, p.rtp_tag_len})) {
+    if (!tag_matches({lane.expected, p.rtp_tag_len}, {tag, p.rtp_tag_len})) {
       job.status = s.count_drop(Error::kAuthFailed);
       continue;
     }

@@ -9,7 +9,7 @@
 namespace wireseal::srtp::detail {
 namespace {
 
-using wireseal::detail::ct_equal;
+using wireseal::detail::tag_matches;
 
 constexpr std::size_t kRtcpHeaderSize = 8;  // V|P|RC|PT|length + sender SSRC: never encrypted
 constexpr std::size_t kIndexWordSize = 4;   // E flag || 31-bit SRTCP index
@@ -148,7 +148,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
     std::uint8_t expected[kHmacSha1Size];
     const std::span<std::uint8_t> want(expected, p.rtcp_tag_len);
     if (!km.rtcp.hmac->compute({in, plain_len + kIndexWordSize}, want) ||
-        !ct_equal(want, {tag, p.rtcp_tag_len})) {
+        !tag_matches(want, {tag, p.rtcp_tag_len})) {
       return count_drop(Error::kAuthFailed);
     }
     if (out != in) {

@@ -11,7 +11,7 @@
 namespace wireseal::srtp::detail {
 namespace {
 
-using wireseal::detail::ct_equal;
+using wireseal::detail::tag_matches;
 using wireseal::detail::secure_wipe;
 
 constexpr std::size_t kHmacSha1Size = 20;
@@ -247,7 +247,7 @@ Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::siz
       std::uint8_t expected[kHmacSha1Size];
       const std::span<std::uint8_t> want(expected, p.rtp_tag_len);
       if (!rtp_auth_tag(*km.rtp.hmac, {in, plain_len}, roc, want) ||
-          !ct_equal(want, {tag, p.rtp_tag_len})) {
+          !tag_matches(want, {tag, p.rtp_tag_len})) {
         return count_drop(Error::kAuthFailed);
       }
       if (out != in) {
