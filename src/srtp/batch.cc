@@ -157,13 +157,17 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   }
   const ProfileInfo& p = *s.profile;
   const std::size_t total = len + p.rtp_tag_len + s.mki_len;
-  if (job.buffer.size() < total) {
+  if (job.buffer.size() < total || exceeds_keystream(p, len - kRtpFixedHeaderSize)) {
     return false;
   }
-  Result<std::uint64_t> index = estimate_rtp_index(s.streams, st, cfg, h.sequence);
+  if (st == nullptr) {
+    st = s.create_stream(h.ssrc);  // before the index: it inherits the SSRC's sender marks
+  }
+  Result<std::uint64_t> index = sender_rtp_index(s.streams, *st, h.sequence);
   if (!index) {
     return false;
   }
+  note_protected(s.streams, *st, *index);
   KeyMaterial* km = &s.keys[cfg.key_index];
   if (c.count == kLanes || (c.count != 0 && c.km != km)) {
     flush_protect(s, c);
@@ -191,10 +195,6 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
                  {tail + s.mki_len, p.rtp_tag_len},
                  {}};
   }
-  if (st == nullptr) {
-    st = s.create_stream(h.ssrc);
-  }
-  s.streams.rtp_window(*st).mark(*index);
   return true;
 }
 
@@ -311,6 +311,9 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     return false;
   }
   const std::size_t plain_len = len - p.rtp_tag_len - s.mki_len;
+  if (exceeds_keystream(p, plain_len - kRtpFixedHeaderSize)) {
+    return false;
+  }
   KeyMaterial* km = s.key_for_mki(buf + plain_len + (aead ? p.rtp_tag_len : 0));
   if (km == nullptr) {
     return false;

@@ -16,6 +16,11 @@ namespace wireseal::srtp::detail {
 using Iv16 = std::array<std::uint8_t, 16>;
 using Iv12 = std::array<std::uint8_t, 12>;
 
+// kMaxAesCmKeystream is the most keystream one AES-CM packet may use: the IV's low 16 bits
+// count blocks, so 2^16 blocks of 16 bytes; a longer packet would carry into the index bits
+// and reuse the keystream of another packet (RFC 3711 §4.1.1).
+inline constexpr std::size_t kMaxAesCmKeystream = std::size_t{1} << 20;
+
 // cm_iv is the AES-CM counter block of RFC 3711 §4.1.1:
 // IV = (k_s * 2^16) XOR (SSRC * 2^64) XOR (i * 2^16), with `salt` the 14-byte session salt and
 // `index` the 48-bit SRTP index or the 31-bit SRTCP index. Inline and built as two big-endian

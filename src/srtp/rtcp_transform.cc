@@ -40,17 +40,23 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
   if (st == nullptr && (!auto_create || streams.full())) {
     return Error::kUnknownStream;
   }
-  const StreamState& cfg = st != nullptr ? *st : defaults;
   const ProfileInfo& p = *profile;
-  KeyMaterial& km = keys[cfg.key_index];
-  const std::uint32_t index = cfg.rtcp_next;
+  const std::size_t total = len + kIndexWordSize + mki_len + p.rtcp_tag_len;
+  if (out_cap < total || total < len) {
+    return Error::kBufferTooSmall;
+  }
+  if (exceeds_keystream(p, len - kRtcpHeaderSize)) {
+    return Error::kInvalidArgument;
+  }
+  if (st == nullptr) {
+    st = create_stream(ssrc);  // before the index: it inherits the SSRC's sender marks
+  }
+  KeyMaterial& km = keys[st->key_index];
+  const std::uint32_t index = st->sent.rtcp_next;
   if (index > kMaxSrtcpIndex) {
     return Error::kSequenceExhausted;  // RFC 3711 §9.2: re-key before 2^31 SRTCP packets
   }
-  const std::size_t total = len + kIndexWordSize + mki_len + p.rtcp_tag_len;
-  if (out_cap < total) {
-    return Error::kBufferTooSmall;
-  }
+  st->sent.rtcp_next = index + 1;  // consumed before any keystream exists
   const bool encrypt = p.cipher != CipherKind::kNull;
   const std::uint32_t word = (encrypt ? kEFlag : 0) | index;
   const std::size_t body_len = len - kRtcpHeaderSize;
@@ -95,10 +101,6 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
       break;
     }
   }
-  if (st == nullptr) {
-    st = create_stream(ssrc);
-  }
-  st->rtcp_next = index + 1;
   return total;
 }
 
@@ -120,6 +122,9 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
     return count_drop(Error::kMalformed);
   }
   const std::size_t plain_len = len - trailer;
+  if (exceeds_keystream(p, plain_len - kRtcpHeaderSize)) {
+    return count_drop(Error::kMalformed);  // no sender can have protected it
+  }
   if (out_cap < plain_len) {
     return count_drop(Error::kBufferTooSmall);
   }

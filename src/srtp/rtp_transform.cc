@@ -1,4 +1,5 @@
 // SRTP protect and unprotect (RFC 3711 §3.3, §4; RFC 7714 §8; RFC 6904; RFC 9335).
+#include <algorithm>
 #include <cstring>
 
 #include "common/bytes.h"
@@ -46,6 +47,20 @@ Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
   return *index;
 }
 
+Result<std::uint64_t> sender_rtp_index(StreamTable& table, StreamState& st,
+                                       std::uint16_t seq) noexcept {
+  Result<std::uint64_t> index = estimate_rtp_index(table, &st, st, seq);
+  if (index && *index < st.rtp_send_floor) {
+    return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
+  }
+  return index;
+}
+
+void note_protected(StreamTable& table, StreamState& st, std::uint64_t index) noexcept {
+  table.rtp_window(st).mark(index);
+  st.sent.rtp_next = std::max(st.sent.rtp_next, index + 1);
+}
+
 // protect_rtp:
 //
 //   in:   | RTP header (12 + 4*CC [+ 4 + ext]) | payload |
@@ -86,14 +101,22 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   }
   const std::size_t grow = cryptex_growth(h, cryptex);
   const std::size_t plain_len = len + grow;
+  if (exceeds_keystream(p, plain_len - kRtpFixedHeaderSize)) {
+    return Error::kInvalidArgument;
+  }
   const std::size_t total = plain_len + p.rtp_tag_len + mki_len;
   if (out_cap < total) {
     return Error::kBufferTooSmall;
   }
-  Result<std::uint64_t> index = estimate_rtp_index(streams, st, cfg, h.sequence);
+  if (st == nullptr) {
+    st = create_stream(h.ssrc);  // before the index: it inherits the SSRC's sender marks
+  }
+  Result<std::uint64_t> index = sender_rtp_index(streams, *st, h.sequence);
   if (!index) {
     return index.error();
   }
+  // Consumed before any keystream exists: no failure below can let the index be used again.
+  note_protected(streams, *st, *index);
   const std::uint32_t roc = roc_of(*index);
 
   // Header into `out`; a CSRC-only cryptex packet gets an empty extension (RFC 9335 §5.1).
@@ -184,10 +207,6 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
     }
   }
 
-  if (st == nullptr) {
-    st = create_stream(h.ssrc);
-  }
-  streams.rtp_window(*st).mark(*index);
   return total;
 }
 
@@ -212,6 +231,9 @@ Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::siz
     return count_drop(Error::kMalformed);
   }
   const std::size_t plain_len = len - p.rtp_tag_len - mki_len;
+  if (exceeds_keystream(p, plain_len - kRtpFixedHeaderSize)) {
+    return count_drop(Error::kMalformed);  // no sender can have protected it
+  }
   if (out_cap < plain_len) {
     return count_drop(Error::kBufferTooSmall);
   }

@@ -36,7 +36,8 @@ SessionState::SessionState(const SessionConfig& config)
     : profile(&info(config.profile)),
       mki_len(config.mki_len),
       auto_create(config.create_streams_on_first_packet),
-      streams(config.max_streams, replay_window_words(config.replay_window), random_seed()),
+      streams(config.max_streams, replay_window_words(config.replay_window),
+              config.max_retired_senders, random_seed()),
       defaults(make_defaults(config)) {
   if (config.keys.empty() || config.keys.size() > kMaxMasterKeys) {
     throw std::invalid_argument("wireseal::srtp: a Session needs 1..255 master keys");
@@ -55,13 +56,13 @@ SessionState::SessionState(const SessionConfig& config)
   }
   keys.reserve(config.keys.size());
   for (const MasterKey& k : config.keys) {
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (mki_len != 0 && std::memcmp(keys[i].mki.data(), k.mki.data(), mki_len) == 0 &&
-          k.mki.size() == mki_len) {
+    // derive_key_material validates every length (the MKI's too) before anything reads it.
+    keys.push_back(derive_key_material(*profile, k, mki_len, config.backend));
+    for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+      if (mki_len != 0 && std::memcmp(keys[i].mki.data(), keys.back().mki.data(), mki_len) == 0) {
         throw std::invalid_argument("wireseal::srtp: two master keys share an MKI");
       }
     }
-    keys.push_back(derive_key_material(*profile, k, mki_len, config.backend));
   }
 }
 
@@ -79,13 +80,7 @@ KeyMaterial* SessionState::key_for_mki(const std::uint8_t* mki) noexcept {
 }
 
 StreamState* SessionState::create_stream(std::uint32_t ssrc) noexcept {
-  StreamState* s = streams.insert(ssrc);
-  if (s != nullptr) {
-    const auto keep = *s;  // the table reset the record and set the SSRC
-    *s = defaults;
-    s->ssrc = keep.ssrc;
-  }
-  return s;
+  return streams.insert(ssrc, defaults);
 }
 
 Error SessionState::count_drop(Error e) noexcept {
@@ -226,20 +221,18 @@ Status Session::add_stream(std::uint32_t ssrc, const StreamOptions& options) noe
   if (state_->streams.find(ssrc) != nullptr) {
     return Error::kBadState;
   }
-  detail::StreamState* s = state_->streams.insert(ssrc);
-  if (s == nullptr) {
+  detail::StreamState initial;
+  initial.initial_roc = options.roc;
+  initial.key_index = options.key_index;
+  initial.cryptex = options.cryptex;
+  initial.set_encrypted_ids(options.encrypted_extension_ids);
+  if (state_->streams.insert(ssrc, initial) == nullptr) {
     return Error::kUnknownStream;  // table full: no stream may be created for `ssrc`
   }
-  s->initial_roc = options.roc;
-  s->key_index = options.key_index;
-  s->cryptex = options.cryptex;
-  s->set_encrypted_ids(options.encrypted_extension_ids);
   return {};
 }
 
-Status Session::remove_stream(std::uint32_t ssrc) noexcept {
-  return state_->streams.remove(ssrc) ? Status{} : Status{Error::kUnknownStream};
-}
+Status Session::remove_stream(std::uint32_t ssrc) noexcept { return state_->streams.remove(ssrc); }
 
 bool Session::has_stream(std::uint32_t ssrc) const noexcept {
   return state_->streams.find(ssrc) != nullptr;
@@ -259,6 +252,14 @@ Status Session::set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept {
   detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
     return Error::kUnknownStream;
+  }
+  // A sender may move its ROC forward, never back: every index protect still uses must lie
+  // above the highest it has used, or the keystream of an earlier packet would be reused.
+  if (s->sent.rtp_next != 0) {
+    if (packet_index(roc, UINT16_MAX) < s->sent.rtp_next) {
+      return Error::kBadState;
+    }
+    s->rtp_send_floor = s->sent.rtp_next;
   }
   // Restart the estimate from ROC || next sequence number: the window is forgotten because
   // its indices were relative to the old ROC.
@@ -284,7 +285,7 @@ Result<std::uint32_t> Session::srtcp_index(std::uint32_t ssrc) const noexcept {
   if (s == nullptr) {
     return Error::kUnknownStream;
   }
-  return s->rtcp_next;
+  return s->sent.rtcp_next;
 }
 
 const DropCounters& Session::drop_counters() const noexcept { return state_->drops; }

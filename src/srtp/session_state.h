@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "key_material.h"
+#include "keystream.h"
 #include "stream_table.h"
 #include "wireseal/result.h"
 #include "wireseal/srtp/rtp_header.h"
@@ -20,6 +21,20 @@ namespace wireseal::srtp::detail {
 // Errors: kReplay, kSequenceExhausted. Defined in rtp_transform.cc.
 Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
                                          const StreamState& cfg, std::uint16_t seq) noexcept;
+
+// exceeds_keystream is true when `encrypted_len` bytes (everything after the RTP fixed header,
+// or after the SRTCP header and SSRC) need more AES-CM keystream than one packet may use.
+inline bool exceeds_keystream(const ProfileInfo& p, std::size_t encrypted_len) noexcept {
+  return p.cipher == CipherKind::kAesCm && encrypted_len > kMaxAesCmKeystream;
+}
+
+// sender_rtp_index is the index protect gives a packet with `seq` on stream `st`: the
+// estimate above (so an index still in the window is never used twice), refused with kReplay
+// below the stream's send floor. Defined in rtp_transform.cc.
+Result<std::uint64_t> sender_rtp_index(StreamTable& table, StreamState& st,
+                                       std::uint16_t seq) noexcept;
+// note_protected records that protect used `index` on `st` (window and high-water mark).
+void note_protected(StreamTable& table, StreamState& st, std::uint64_t index) noexcept;
 
 class SessionState {
  public:

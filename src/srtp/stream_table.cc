@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "wireseal/srtp/packet_index.h"
+
 namespace wireseal::srtp::detail {
 
 void StreamState::set_encrypted_ids(std::span<const std::uint8_t> ids) noexcept {
@@ -17,17 +19,86 @@ void StreamState::set_encrypted_ids(std::span<const std::uint8_t> ids) noexcept 
                                    [](std::uint64_t w) { return w != 0; });
 }
 
-StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std::uint64_t seed)
-    : max_streams_(max_streams), window_words_(window_words), seed_(seed) {
-  if (max_streams == 0 || max_streams > (std::size_t{1} << 24)) {
-    throw std::invalid_argument("wireseal::srtp: max_streams must be 1..2^24");
-  }
-  std::size_t slots = 2;
+namespace {
+
+constexpr std::size_t kMaxTableSize = std::size_t{1} << 24;
+
+// table_bits is log2 of the smallest power of two >= 2 * entries (load factor <= 1/2).
+unsigned table_bits(std::size_t entries) noexcept {
   unsigned bits = 1;
-  while (slots < 2 * max_streams) {
-    slots *= 2;
+  while ((std::size_t{1} << bits) < 2 * entries) {
     ++bits;
   }
+  return bits;
+}
+
+std::size_t hash_ssrc(std::uint32_t ssrc, std::uint64_t seed, unsigned shift) noexcept {
+  return static_cast<std::size_t>(((std::uint64_t{ssrc} ^ seed) * 0x9E3779B97F4A7C15ull) >> shift);
+}
+
+}  // namespace
+
+RetiredSenders::RetiredSenders(std::size_t capacity, std::uint64_t seed)
+    : capacity_(capacity), seed_(seed) {
+  if (capacity > kMaxTableSize) {
+    throw std::invalid_argument("wireseal::srtp: max_retired_senders must be 0..2^24");
+  }
+  if (capacity != 0) {
+    const unsigned bits = table_bits(capacity);
+    shift_ = 64 - bits;
+    mask_ = (std::size_t{1} << bits) - 1;
+    entries_ = std::make_unique<Entry[]>(mask_ + 1);
+  }
+}
+
+std::size_t RetiredSenders::home(std::uint32_t ssrc) const noexcept {
+  return hash_ssrc(ssrc, seed_, shift_);
+}
+
+SenderMarks RetiredSenders::marks(std::uint32_t ssrc) const noexcept {
+  if (capacity_ == 0) {
+    return {};
+  }
+  for (std::size_t i = home(ssrc); entries_[i].used; i = (i + 1) & mask_) {
+    if (entries_[i].ssrc == ssrc) {
+      return entries_[i].marks;
+    }
+  }
+  return {};
+}
+
+bool RetiredSenders::record(std::uint32_t ssrc, const SenderMarks& marks) noexcept {
+  if (capacity_ == 0) {
+    return false;
+  }
+  std::size_t i = home(ssrc);
+  while (entries_[i].used && entries_[i].ssrc != ssrc) {
+    i = (i + 1) & mask_;
+  }
+  Entry& e = entries_[i];
+  if (!e.used) {
+    if (size_ == capacity_) {
+      return false;
+    }
+    e = Entry{ssrc, true, {}};
+    ++size_;
+  }
+  e.marks.rtp_next = std::max(e.marks.rtp_next, marks.rtp_next);
+  e.marks.rtcp_next = std::max(e.marks.rtcp_next, marks.rtcp_next);
+  return true;
+}
+
+StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words,
+                         std::size_t max_retired, std::uint64_t seed)
+    : max_streams_(max_streams),
+      window_words_(window_words),
+      seed_(seed),
+      retired_(max_retired, ~seed) {
+  if (max_streams == 0 || max_streams > kMaxTableSize) {
+    throw std::invalid_argument("wireseal::srtp: max_streams must be 1..2^24");
+  }
+  const unsigned bits = table_bits(max_streams);
+  const std::size_t slots = std::size_t{1} << bits;
   shift_ = 64 - bits;
   mask_ = slots - 1;
   slots_ = std::make_unique<Slot[]>(slots);
@@ -39,6 +110,10 @@ StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std:
   }
   free_top_ = max_streams;
   windows_ = std::make_unique<std::uint64_t[]>(max_streams * 2 * window_words);
+}
+
+std::size_t StreamTable::home(std::uint32_t ssrc) const noexcept {
+  return hash_ssrc(ssrc, seed_, shift_);
 }
 
 std::span<std::uint64_t> StreamTable::window_bits(const StreamState& s, std::size_t which) noexcept {
@@ -62,7 +137,7 @@ const StreamState* StreamTable::find(std::uint32_t ssrc) const noexcept {
   return const_cast<StreamTable*>(this)->find(ssrc);  // NOLINT: same lookup, const result
 }
 
-StreamState* StreamTable::insert(std::uint32_t ssrc) noexcept {
+StreamState* StreamTable::insert(std::uint32_t ssrc, const StreamState& initial) noexcept {
   if (free_top_ == 0) {
     return nullptr;
   }
@@ -74,18 +149,28 @@ StreamState* StreamTable::insert(std::uint32_t ssrc) noexcept {
   slots_[i] = Slot{ssrc, record};
   ++size_;
   StreamState& s = records_[record];
-  s = StreamState{};
+  s = initial;
   s.ssrc = ssrc;
+  s.rtp_started = false;
+  s.rtcp_started = false;
+  // A stream of this SSRC sent under these keys before: continue above everything it used.
+  s.sent = retired_.marks(ssrc);
+  s.rtp_send_floor = s.sent.rtp_next;
+  s.initial_roc = std::max(s.initial_roc, roc_of(s.sent.rtp_next));
   return &s;
 }
 
-bool StreamTable::remove(std::uint32_t ssrc) noexcept {
+Status StreamTable::remove(std::uint32_t ssrc) noexcept {
   std::size_t i = home(ssrc);
   while (slots_[i].record == kEmpty || slots_[i].ssrc != ssrc) {
     if (slots_[i].record == kEmpty) {
-      return false;
+      return Error::kUnknownStream;
     }
     i = (i + 1) & mask_;
+  }
+  const StreamState& s = records_[slots_[i].record];
+  if (s.sent.sent_anything() && !retired_.record(ssrc, s.sent)) {
+    return Error::kBadState;  // forgetting its marks would let the SSRC reuse keystream
   }
   free_[free_top_++] = slots_[i].record;
   --size_;
@@ -101,7 +186,7 @@ bool StreamTable::remove(std::uint32_t ssrc) noexcept {
     }
   }
   slots_[hole] = Slot{0, kEmpty};
-  return true;
+  return {};
 }
 
 }  // namespace wireseal::srtp::detail

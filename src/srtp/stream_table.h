@@ -21,13 +21,24 @@
 
 namespace wireseal::srtp::detail {
 
-// StreamState is the per-SSRC state (72 bytes) plus its two replay bitmaps.
+// SenderMarks are what keeps a sending stream's keystream unique: protect never uses an SRTP
+// index below rtp_next nor an SRTCP index below rtcp_next. They only move forward, survive
+// set_roc, and outlive the stream when it is removed (StreamTable keeps them per SSRC).
+struct SenderMarks {
+  std::uint64_t rtp_next = 0;   // 1 + the highest SRTP index ever protected (0: none)
+  std::uint32_t rtcp_next = 1;  // the next SRTCP index to send (libsrtp sends 1 first)
+
+  bool sent_anything() const noexcept { return rtp_next != 0 || rtcp_next != 1; }
+};
+
+// StreamState is the per-SSRC state (88 bytes) plus its two replay bitmaps.
 struct StreamState {
   std::uint64_t rtp_highest = 0;    // highest SRTP index protected or authenticated
   std::uint64_t rtcp_highest = 0;   // highest SRTCP index authenticated (receiver)
+  SenderMarks sent;                 // protect's high-water marks
+  std::uint64_t rtp_send_floor = 0; // protect refuses lower indexes (raised by set_roc)
   std::uint32_t ssrc = 0;
   std::uint32_t initial_roc = 0;    // ROC assumed for the first packet (RFC 3711 §3.3.1)
-  std::uint32_t rtcp_next = 1;      // next SRTCP index to send (libsrtp sends 1 first)
   std::uint8_t key_index = 0;       // master key protect uses
   bool rtp_started = false;         // rtp_highest valid
   bool rtcp_started = false;        // rtcp_highest valid
@@ -42,21 +53,60 @@ struct StreamState {
   void set_encrypted_ids(std::span<const std::uint8_t> ids) noexcept;
 };
 
+// RetiredSenders remembers the SenderMarks of removed sending streams, by SSRC, so that a
+// stream re-created for the same SSRC under the same keys continues above them instead of
+// starting again at index 0. Fixed capacity, allocated at set-up; entries are never deleted
+// (a re-created stream that is removed again just raises its entry).
+class RetiredSenders {
+ public:
+  RetiredSenders(std::size_t capacity, std::uint64_t seed);
+
+  // marks returns what was recorded for `ssrc` (the initial marks if nothing was).
+  SenderMarks marks(std::uint32_t ssrc) const noexcept;
+  // record raises the entry of `ssrc` to `marks`; false when `ssrc` is new and there is no
+  // room left.
+  bool record(std::uint32_t ssrc, const SenderMarks& marks) noexcept;
+  std::size_t size() const noexcept { return size_; }
+  std::size_t capacity() const noexcept { return capacity_; }
+
+ private:
+  struct Entry {
+    std::uint32_t ssrc;
+    bool used;
+    SenderMarks marks;
+  };
+  std::size_t home(std::uint32_t ssrc) const noexcept;
+
+  std::size_t capacity_;
+  std::size_t size_ = 0;
+  std::uint64_t seed_;
+  unsigned shift_ = 0;
+  std::size_t mask_ = 0;
+  std::unique_ptr<Entry[]> entries_;
+};
+
 class StreamTable {
  public:
   // StreamTable allocates room for `max_streams` streams with replay windows of
-  // `window_words` 64-bit words each. `seed` randomises the hash.
-  StreamTable(std::size_t max_streams, std::size_t window_words, std::uint64_t seed);
+  // `window_words` 64-bit words each, and for the marks of `max_retired` removed senders.
+  // `seed` randomises the hashes.
+  StreamTable(std::size_t max_streams, std::size_t window_words, std::size_t max_retired,
+              std::uint64_t seed);
 
   // find returns the stream of `ssrc` or nullptr.
   StreamState* find(std::uint32_t ssrc) noexcept;
   const StreamState* find(std::uint32_t ssrc) const noexcept;
-  // insert creates a fresh stream for `ssrc` (which must not exist); nullptr when full.
-  StreamState* insert(std::uint32_t ssrc) noexcept;
+  // insert creates a stream for `ssrc` (which must not exist) as a copy of `initial`, carrying
+  // over the sender marks of an earlier stream of `ssrc` that was removed (and its ROC, when
+  // higher than initial.initial_roc); nullptr when full.
+  StreamState* insert(std::uint32_t ssrc, const StreamState& initial) noexcept;
   // full is true when insert would fail.
   bool full() const noexcept { return free_top_ == 0; }
-  // remove forgets `ssrc`; false if it was not there.
-  bool remove(std::uint32_t ssrc) noexcept;
+  // remove forgets `ssrc`, keeping its sender marks if it sent anything. kUnknownStream if it
+  // was not there; kBadState (nothing removed) if it is a sender and no room is left to keep
+  // its marks.
+  Status remove(std::uint32_t ssrc) noexcept;
+  std::size_t retired_senders() const noexcept { return retired_.size(); }
 
   ReplayWindow rtp_window(StreamState& s) noexcept {
     return {window_bits(s, 0), s.rtp_highest, s.rtp_started};
@@ -81,10 +131,7 @@ class StreamTable {
   };
   static constexpr std::uint32_t kEmpty = UINT32_MAX;
 
-  std::size_t home(std::uint32_t ssrc) const noexcept {
-    return static_cast<std::size_t>(((std::uint64_t{ssrc} ^ seed_) * 0x9E3779B97F4A7C15ull) >>
-                                    shift_);
-  }
+  std::size_t home(std::uint32_t ssrc) const noexcept;
   std::span<std::uint64_t> window_bits(const StreamState& s, std::size_t which) noexcept;
 
   std::size_t max_streams_;
@@ -98,6 +145,7 @@ class StreamTable {
   std::unique_ptr<std::uint32_t[]> free_;  // stack of free record numbers
   std::size_t free_top_;
   std::unique_ptr<std::uint64_t[]> windows_;
+  RetiredSenders retired_;
 };
 
 }  // namespace wireseal::srtp::detail

@@ -69,6 +69,9 @@ struct SessionConfig {
   std::span<const MasterKey> keys;       // 1..kMaxMasterKeys; several only with an MKI
   std::size_t mki_len = 0;               // 0 (no MKI) .. kMaxMkiLength
   std::size_t max_streams = 64;          // hard cap; the table is allocated for it up front
+  // Removed sending streams whose SSRC's high-water marks are kept (16 bytes each, allocated
+  // up front), so that a stream re-created for that SSRC never reuses an index.
+  std::size_t max_retired_senders = 64;
   std::size_t replay_window = kDefaultReplayWindow;  // rounded up to a power of two >= 64
   bool create_streams_on_first_packet = true;        // else only add_stream creates streams
   StreamOptions stream_defaults;         // options of streams created on first packet
@@ -177,8 +180,14 @@ class Session {
 
   // add_stream creates the stream `ssrc` with `options`. kBadState if it exists,
   // kUnknownStream if the table is full; kInvalidArgument if options.key_index has no key.
+  // If an earlier stream of `ssrc` protected packets and was removed, the new one continues
+  // above the indexes that one used (and at least at its ROC).
   Status add_stream(std::uint32_t ssrc, const StreamOptions& options) noexcept;
-  // remove_stream forgets `ssrc` (kUnknownStream if unknown). Its slot is reused.
+  // remove_stream forgets `ssrc` (kUnknownStream if unknown) and reuses its slot. A stream that
+  // protected packets leaves its high-water marks behind (the last SRTP index and next SRTCP
+  // index it used), so a later stream of the same SSRC cannot repeat its keystream; when
+  // max_retired_senders such SSRCs are already kept, removing another sender is refused with
+  // kBadState (re-key with a new Session to start afresh).
   Status remove_stream(std::uint32_t ssrc) noexcept;
   bool has_stream(std::uint32_t ssrc) const noexcept;
   std::size_t stream_count() const noexcept;
@@ -190,7 +199,10 @@ class Session {
   Result<std::uint32_t> roc(std::uint32_t ssrc) const noexcept;
   // set_roc sets the rollover counter (RFC 4771-style signalling, or a joining receiver): the
   // next packet's index is estimated from ROC || its sequence number, and the RTP replay
-  // window restarts. kUnknownStream if the stream is unknown.
+  // window restarts. kUnknownStream if the stream is unknown. On a stream that has protected
+  // packets the ROC may only move forward: kBadState if no index under `roc` lies above the
+  // highest it protected, and afterwards protect still refuses (kReplay) every index at or
+  // below that high-water mark.
   Status set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept;
   // set_active_key makes protect use master key `key_index` for `ssrc` (MKI key change).
   Status set_active_key(std::uint32_t ssrc, std::size_t key_index) noexcept;

@@ -1,0 +1,278 @@
+// A sender never protects two packets under the same SRTP or SRTCP index, whatever the caller
+// does with set_roc, remove_stream and add_stream, on the single and the batch path.
+//
+// The detector needs no access to indexes: protection is a deterministic function of the key,
+// the index and the packet, so two protected packets with the same SSRC, sequence number and
+// payload are byte-identical exactly when they were protected under the same index (for
+// AES-CM and GCM that is a two-time pad or a repeated GCM nonce; for NULL a replayable tag).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "srtp_test_util.h"
+#include "support/hex.h"
+
+namespace wireseal::test {
+namespace {
+
+using srtp::Profile;
+using srtp::Session;
+using srtp::SessionConfig;
+
+class SrtpIndexReuse : public ::testing::TestWithParam<Profile> {
+ protected:
+  Profile profile() const { return GetParam(); }
+};
+
+std::string profile_name(const ::testing::TestParamInfo<Profile>& p) {
+  return std::string(srtp::info(p.param).name);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllProfiles, SrtpIndexReuse, ::testing::ValuesIn(kAllProfiles),
+                         profile_name);
+
+constexpr std::uint32_t kSsrc = 0x1234;
+
+// Ledger remembers every protected packet and fails on the first repeat.
+class Ledger {
+ public:
+  void add(const Bytes& protected_packet) {
+    if (protected_packet.empty()) {
+      return;
+    }
+    EXPECT_TRUE(seen_.insert(to_hex(protected_packet)).second)
+        << "the same index protected twice: " << to_hex(protected_packet);
+  }
+  std::size_t size() const { return seen_.size(); }
+
+ private:
+  std::set<std::string> seen_;
+};
+
+// try_protect protects an RTP packet of `ssrc`/`seq` with a fixed payload; empty on error.
+Bytes try_protect(Session& s, std::uint32_t ssrc, std::uint16_t seq, Error* error = nullptr,
+                  bool rtcp = false) {
+  const Bytes plain = rtcp ? rtcp_packet(ssrc, 40) : rtp_packet(ssrc, seq, 32);
+  Bytes buf(plain.size() + 64);
+  std::copy(plain.begin(), plain.end(), buf.begin());
+  Result<std::size_t> n = rtcp ? s.protect_rtcp(buf, plain.size()) : s.protect_rtp(buf, plain.size());
+  if (!n) {
+    if (error != nullptr) {
+      *error = n.error();
+    }
+    return {};
+  }
+  buf.resize(*n);
+  return buf;
+}
+
+// batch_protect protects one packet through protect_rtp_batch.
+Bytes batch_protect(Session& s, std::uint32_t ssrc, std::uint16_t seq, Error* error = nullptr) {
+  Bytes buf = rtp_packet(ssrc, seq, 32);
+  const std::size_t n = buf.size();
+  buf.resize(n + 64);
+  srtp::PacketJob job{buf, n, {}};
+  s.protect_rtp_batch({&job, 1});
+  if (!job.status) {
+    if (error != nullptr) {
+      *error = job.status.error();
+    }
+    return {};
+  }
+  buf.resize(job.length);
+  return buf;
+}
+
+TEST_P(SrtpIndexReuse, SetRocToTheCurrentRocDoesNotRewindTheSender) {
+  const KeySet keys = make_keys(profile(), 1);
+  Session tx = make_session(profile(), {keys});
+  Ledger ledger;
+  for (std::uint16_t seq = 1; seq <= 10; ++seq) {
+    ledger.add(try_protect(tx, kSsrc, seq));
+  }
+  ASSERT_TRUE(tx.set_roc(kSsrc, 0));
+  for (std::uint16_t seq = 1; seq <= 10; ++seq) {
+    Error e{};
+    EXPECT_TRUE(try_protect(tx, kSsrc, seq, &e).empty()) << seq;
+    EXPECT_EQ(e, Error::kReplay);
+    EXPECT_TRUE(batch_protect(tx, kSsrc, seq, &e).empty()) << seq;
+    EXPECT_EQ(e, Error::kReplay);
+  }
+  ledger.add(try_protect(tx, kSsrc, 11));
+  ledger.add(batch_protect(tx, kSsrc, 12));
+  EXPECT_EQ(ledger.size(), 12u);
+}
+
+TEST_P(SrtpIndexReuse, ASenderRocMovesForwardOnly) {
+  const KeySet keys = make_keys(profile(), 2);
+  Session tx = make_session(profile(), {keys});
+  Session rx = make_session(profile(), {keys});
+  ASSERT_TRUE(tx.add_stream(kSsrc, {.roc = 5}));
+  ASSERT_FALSE(try_protect(tx, kSsrc, 100).empty());
+  EXPECT_EQ(tx.set_roc(kSsrc, 4).error(), Error::kBadState);
+  EXPECT_EQ(tx.roc(kSsrc).value(), 5u);
+  // Forward works, and a receiver told the same ROC follows.
+  ASSERT_TRUE(tx.set_roc(kSsrc, 9));
+  ASSERT_TRUE(rx.add_stream(kSsrc, {.roc = 9}));
+  const Bytes plain = rtp_packet(kSsrc, 3, 32);
+  EXPECT_EQ(unprotect(rx, protect(tx, plain)), plain);
+  EXPECT_EQ(tx.roc(kSsrc).value(), 9u);
+  // A receiver-only stream may set any ROC (a joining receiver).
+  EXPECT_TRUE(rx.set_roc(kSsrc, 1));
+}
+
+TEST_P(SrtpIndexReuse, ARecreatedStreamContinuesAboveTheRemovedOne) {
+  const KeySet keys = make_keys(profile(), 3);
+  Session tx = make_session(profile(), {keys});
+  Ledger ledger;
+  for (std::uint16_t seq = 0; seq < 5; ++seq) {
+    ledger.add(try_protect(tx, kSsrc, seq));
+  }
+  ledger.add(try_protect(tx, kSsrc, 0, nullptr, true));
+  ledger.add(try_protect(tx, kSsrc, 0, nullptr, true));
+  ASSERT_EQ(tx.srtcp_index(kSsrc).value(), 3u);
+
+  // Removed and re-created on the next packet: old indexes stay used.
+  ASSERT_TRUE(tx.remove_stream(kSsrc));
+  Error e{};
+  EXPECT_TRUE(try_protect(tx, kSsrc, 4, &e).empty());
+  EXPECT_EQ(e, Error::kReplay);
+  EXPECT_TRUE(tx.has_stream(kSsrc));
+  ledger.add(try_protect(tx, kSsrc, 5));
+  EXPECT_EQ(tx.srtcp_index(kSsrc).value(), 3u);
+  ledger.add(try_protect(tx, kSsrc, 0, nullptr, true));
+
+  // Removed and re-added explicitly with ROC 0: the same.
+  ASSERT_TRUE(tx.remove_stream(kSsrc));
+  ASSERT_TRUE(tx.add_stream(kSsrc, {}));
+  EXPECT_TRUE(batch_protect(tx, kSsrc, 5, &e).empty());
+  EXPECT_EQ(e, Error::kReplay);
+  ledger.add(batch_protect(tx, kSsrc, 6));
+  EXPECT_EQ(tx.srtcp_index(kSsrc).value(), 4u);
+  EXPECT_EQ(ledger.size(), 10u);
+}
+
+TEST_P(SrtpIndexReuse, ARecreatedStreamStartsAtTheRemovedOnesRoc) {
+  const KeySet keys = make_keys(profile(), 4);
+  Session tx = make_session(profile(), {keys});
+  ASSERT_TRUE(tx.add_stream(kSsrc, {.roc = 7}));
+  ASSERT_FALSE(try_protect(tx, kSsrc, 0xFFFF).empty());
+  ASSERT_TRUE(tx.remove_stream(kSsrc));
+  ASSERT_TRUE(tx.add_stream(kSsrc, {.roc = 0}));
+  EXPECT_EQ(tx.roc(kSsrc).value(), 8u);  // (7, 0xFFFF) was the last index: ROC 8 comes next
+  Session rx = make_session(profile(), {keys});
+  ASSERT_TRUE(rx.add_stream(kSsrc, {.roc = 8}));
+  const Bytes plain = rtp_packet(kSsrc, 0, 32);
+  EXPECT_EQ(unprotect(rx, protect(tx, plain)), plain);
+}
+
+TEST_P(SrtpIndexReuse, RemovingASenderIsRefusedWhenItsMarksCannotBeKept) {
+  const KeySet keys = make_keys(profile(), 5);
+  SessionConfig c;
+  c.max_retired_senders = 2;
+  Session tx = make_session(profile(), {keys}, c);
+  for (std::uint32_t ssrc = 1; ssrc <= 3; ++ssrc) {
+    ASSERT_FALSE(try_protect(tx, ssrc, 1).empty());
+  }
+  EXPECT_TRUE(tx.remove_stream(1));
+  EXPECT_TRUE(tx.remove_stream(2));
+  EXPECT_EQ(tx.remove_stream(3).error(), Error::kBadState);
+  EXPECT_TRUE(tx.has_stream(3));
+  // A stream that only received, or never saw a packet, leaves nothing to keep.
+  ASSERT_TRUE(tx.add_stream(4, {}));
+  EXPECT_TRUE(tx.remove_stream(4));
+  Session rx = make_session(profile(), {keys}, c);
+  for (std::uint32_t ssrc = 1; ssrc <= 3; ++ssrc) {
+    ASSERT_FALSE(unprotect(rx, try_protect(tx, ssrc, 2)).empty());
+    EXPECT_TRUE(rx.remove_stream(ssrc));
+  }
+  // SSRC 1 comes back, sends, leaves again: its entry is raised, no new room needed.
+  ASSERT_FALSE(try_protect(tx, 1, 3).empty());
+  EXPECT_TRUE(tx.remove_stream(1));
+}
+
+TEST_P(SrtpIndexReuse, NoSequenceOfCallsRepeatsAnIndex) {
+  // A random walk over the whole stream API, seeded (the seed is printed on failure).
+  const KeySet keys = make_keys(profile(), 6);
+  SessionConfig c;
+  c.max_streams = 4;
+  c.max_retired_senders = 8;
+  Session tx = make_session(profile(), {keys}, c);
+  Ledger ledger;
+  constexpr std::uint32_t kSeed = 20261201;
+  std::mt19937 rng(kSeed);
+  SCOPED_TRACE("seed " + std::to_string(kSeed));
+  std::size_t sent = 0;
+  for (int step = 0; step < 4000; ++step) {
+    const auto ssrc = static_cast<std::uint32_t>(1 + rng() % 3);
+    // Sequence numbers near a few spots, so that windows, ROC changes and wraps all meet.
+    const std::uint16_t seq = static_cast<std::uint16_t>((rng() % 3) * 0x7FF0 + rng() % 40);
+    const auto roc = static_cast<std::uint32_t>(rng() % 3);
+    Bytes out;
+    switch (rng() % 8) {
+      case 0:
+        (void)tx.set_roc(ssrc, roc);
+        break;
+      case 1:
+        (void)tx.remove_stream(ssrc);
+        break;
+      case 2:
+        (void)tx.add_stream(ssrc, {.roc = roc});
+        break;
+      case 3:
+        out = batch_protect(tx, ssrc, seq);
+        break;
+      case 4:
+        out = try_protect(tx, ssrc, seq, nullptr, true);
+        break;
+      default:
+        out = try_protect(tx, ssrc, seq);
+        break;
+    }
+    sent += out.empty() ? 0u : 1u;
+    ledger.add(out);
+    if (::testing::Test::HasFailure()) {
+      FAIL() << "at step " << step;
+    }
+  }
+  EXPECT_EQ(ledger.size(), sent);
+  EXPECT_GT(sent, 1000u);  // the walk really protected packets
+}
+
+TEST_P(SrtpIndexReuse, PacketsBeyondOnePacketsKeystreamAreRefused) {
+  // AES-CM counts 2^16 blocks in the IV's low 16 bits: 2^20 bytes after the fixed header.
+  // One more would run into the index bits and reuse the next packet's keystream.
+  const KeySet keys = make_keys(profile(), 7);
+  Session tx = make_session(profile(), {keys});
+  Session rx = make_session(profile(), {keys});
+  const bool aes_cm = srtp::info(profile()).cipher == srtp::CipherKind::kAesCm;
+  constexpr std::size_t kLimit = std::size_t{1} << 20;
+  for (std::size_t payload : {kLimit, kLimit + 1}) {
+    Bytes buf = rtp_packet(kSsrc, static_cast<std::uint16_t>(payload), payload);
+    const std::size_t n = buf.size();
+    buf.resize(n + 64);
+    Result<std::size_t> r = tx.protect_rtp(buf, n);
+    if (aes_cm && payload > kLimit) {
+      EXPECT_EQ(r.error(), Error::kInvalidArgument);
+      // Unprotect refuses it before authentication, too.
+      buf.resize(n + tx.rtp_overhead());
+      Result<std::span<std::uint8_t>> u = rx.unprotect_rtp(buf);
+      EXPECT_EQ(u.error(), Error::kMalformed);
+      continue;
+    }
+    ASSERT_TRUE(r) << payload;
+    buf.resize(*r);
+    EXPECT_TRUE(rx.unprotect_rtp(buf)) << payload;
+  }
+  Bytes rtcp = rtcp_packet(kSsrc, 8 + kLimit + 4);
+  const std::size_t n = rtcp.size();
+  rtcp.resize(n + 64);
+  Result<std::size_t> r = tx.protect_rtcp(rtcp, n);
+  EXPECT_EQ(r.has_value(), !aes_cm);
+}
+
+}  // namespace
+}  // namespace wireseal::test
