@@ -52,8 +52,13 @@ SecureChannel::SecureChannel(const SessionConfig& config)
     }
     const auto mine = client ? keys.client_to_server_key() : keys.server_to_client_key();
     const auto peer = client ? keys.server_to_client_key() : keys.client_to_server_key();
-    sealer_.emplace(config.cipher, mine, config.session_id, config.random,
-                    TransformOptions{.backend = config.backend});
+    if (config.encryption_nonces != nullptr) {
+      sealer_.emplace(config.cipher, mine, config.session_id, config.encryption_nonces,
+                      config.backend);
+    } else {
+      sealer_.emplace(config.cipher, mine, config.session_id, config.random,
+                      TransformOptions{.backend = config.backend});
+    }
     opener_.emplace(config.cipher, peer, config.session_id, config.backend);
   } else if (config.protection == Protection::kSigned) {
     signer_.emplace(signing_for(config), keys.signing, config.backend);

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "common/ct.h"
 #include "smb/le.h"
@@ -27,19 +28,55 @@ crypto::Aead make_aead(Cipher cipher, std::span<const std::uint8_t> key,
                                           .backend = backend});
 }
 
+// random_first_counter is a uniformly random counter below 2^63: at least 2^63 nonces remain.
+std::uint64_t random_first_counter(RandomSource& random) {
+  std::uint8_t bytes[kCounterSize];
+  random(bytes);
+  return wire::load_le64(bytes) >> 1;
+}
+
 }  // namespace
+
+TransformNonces::TransformNonces(Cipher cipher, RandomSource random,
+                                 std::optional<std::uint64_t> first_counter)
+    : cipher_(cipher), counter_(first_counter ? *first_counter : random_first_counter(random)) {
+  // Uniqueness under the key comes from the counter; the random salt (and the random start)
+  // keep apart the nonces of sources wrongly made twice for one key.
+  random(std::span<std::uint8_t>(salt_).first(cipher_nonce_length(cipher) - kCounterSize));
+}
+
+Status TransformNonces::next(std::span<std::uint8_t, kTransformNonceSize> out) noexcept {
+  // The counter never wraps: its last value is refused, so every value is handed out once.
+  std::uint64_t counter = counter_.load(std::memory_order_relaxed);
+  do {
+    if (counter == std::numeric_limits<std::uint64_t>::max()) {
+      return Error::kSequenceExhausted;
+    }
+  } while (!counter_.compare_exchange_weak(counter, counter + 1, std::memory_order_relaxed));
+  const std::size_t nonce_len = cipher_nonce_length(cipher_);
+  wire::store_le64(out.data(), counter);
+  std::memcpy(out.data() + kCounterSize, salt_.data(), nonce_len - kCounterSize);
+  std::memset(out.data() + nonce_len, 0, kTransformNonceSize - nonce_len);
+  return {};
+}
 
 TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> key,
                                  std::uint64_t session_id, RandomSource random,
                                  TransformOptions options)
-    : aead_(make_aead(cipher, key, options.backend)),
+    : TransformSealer(cipher, key, session_id,
+                      std::make_shared<TransformNonces>(cipher, random, options.first_counter),
+                      options.backend) {}
+
+TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> key,
+                                 std::uint64_t session_id, std::shared_ptr<TransformNonces> nonces,
+                                 crypto::Backend backend)
+    : aead_(make_aead(cipher, key, backend)),
       cipher_(cipher),
       session_id_(session_id),
-      counter_(options.first_counter) {
-  // The salt makes nonces of different sessions that share a key (there are none in SMB, but
-  // a buggy KDF input could cause it) differ; uniqueness within the session comes from the
-  // counter alone.
-  random(std::span<std::uint8_t>(salt_).first(cipher_nonce_length(cipher) - kCounterSize));
+      nonces_(std::move(nonces)) {
+  if (nonces_ == nullptr || nonces_->cipher() != cipher) {
+    throw std::invalid_argument("wireseal::smb: a sealer needs its key's nonces, of its cipher");
+  }
 }
 
 Result<std::size_t> TransformSealer::seal_in_place(std::span<std::uint8_t> buffer,
@@ -68,22 +105,13 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
   if (message.data() != ciphertext && detail::overlaps(message.data(), n, p, kTransformHeaderSize + n)) {
     return Error::kAliasing;
   }
-  // §3.1.4.3: the nonce MUST NOT be used for any other message of the session. The counter
-  // is consumed before sealing so a failed seal never lets the nonce be reused either.
-  if (exhausted_) {
-    return Error::kSequenceExhausted;
-  }
-  const std::uint64_t counter = counter_;
-  if (counter == std::numeric_limits<std::uint64_t>::max()) {
-    exhausted_ = true;
-  } else {
-    ++counter_;
+  // §3.1.4.3: the nonce MUST NOT be used for any other message of the session. It is
+  // consumed before sealing so a failed seal never lets it be reused either.
+  if (Status s = nonces_->next(out.subspan<kTransformNonceOffset, kTransformNonceSize>()); !s) {
+    return s.error();
   }
   const std::size_t nonce_len = cipher_nonce_length(cipher_);
   std::memcpy(p, kTransformProtocolId, 4);
-  wire::store_le64(p + kTransformNonceOffset, counter);
-  std::memcpy(p + kTransformNonceOffset + kCounterSize, salt_.data(), nonce_len - kCounterSize);
-  std::memset(p + kTransformNonceOffset + nonce_len, 0, kTransformNonceSize - nonce_len);
   wire::store_le32(p + kOriginalSizeOffset, static_cast<std::uint32_t>(n));
   wire::store_le16(p + 40, 0);
   wire::store_le16(p + kFlagsOffset, kTransformFlagEncrypted);

@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -54,6 +55,10 @@ struct SessionConfig {
   std::span<const std::uint8_t> session_key;   // 16 bytes (32 for AES-256 ciphers)
   std::span<const std::uint8_t> preauth_hash;  // 64 bytes for 3.1.1
   std::size_t max_message_len = 1 << 20;       // largest message or compound chain, each way
+  // kEncrypted: the nonce source of this side's encryption key. Every channel of one session
+  // (multichannel, MS-SMB2 §3.2.4.1.7) seals with the same key, so they must share one: pass
+  // the first channel's encryption_nonces() to the others. Null: this channel makes its own.
+  std::shared_ptr<TransformNonces> encryption_nonces;
   RandomSource random = system_random();
   crypto::Backend backend = crypto::Backend::kAuto;
 };
@@ -84,6 +89,11 @@ class SecureChannel {
   explicit SecureChannel(const SessionConfig& config);
 
   const SessionConfig& config() const noexcept { return config_; }
+  // encryption_nonces is the nonce source of the key this channel seals with (kEncrypted;
+  // null otherwise): give it to the SessionConfig of every further channel of the session.
+  std::shared_ptr<TransformNonces> encryption_nonces() const noexcept {
+    return sealer_ ? sealer_->nonces() : nullptr;
+  }
   // overhead is the frame bytes around a message: 4, plus 52 when encrypted.
   std::size_t overhead() const noexcept { return message_offset_; }
 

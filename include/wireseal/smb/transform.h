@@ -11,16 +11,25 @@
 //   AAD = header bytes 20..51 (everything after the Signature); ciphertext = the SMB2 message
 //   (or a whole compound chain), same length as the plaintext, directly after the header.
 //
-// TransformSealer keeps the per-session nonce state: each nonce is an 8-byte little-endian
-// counter followed by 3 (CCM) or 4 (GCM) bytes drawn once per session from the RandomSource
-// (the scheme Samba uses), written straight into the header. It never reuses a nonce: when the
-// counter is exhausted, seal returns kSequenceExhausted and the session must be re-keyed.
+// Nonces (§3.1.4.3: unique per message under one key). SMB 3.x shares one encryption key
+// between every channel of a multichannel session, so uniqueness belongs to the key, not to
+// a connection: TransformNonces is the one nonce source of one key, and every TransformSealer
+// that seals with the key — one per channel — draws from the same TransformNonces (shared by
+// std::shared_ptr, thread-safe). Each nonce is an 8-byte little-endian counter followed by 3
+// (CCM) or 4 (GCM) random bytes, the layout Samba uses; the counter starts at a random value
+// below 2^63 and only counts up, refusing (kSequenceExhausted) before it would wrap. Even two
+// TransformNonces wrongly made for the same key then collide only if their salts match
+// (2^-24 for CCM, 2^-32 for GCM) and their counter ranges overlap (2^-31 for 2^32 messages
+// each), far beyond any real session.
 //
 // Nothing here allocates after construction; in-place and disjoint buffers are supported.
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 
 #include "wireseal/crypto/aead.h"
@@ -81,24 +90,56 @@ constexpr std::size_t transformed_size(std::size_t message_len) noexcept {
   return kTransformHeaderSize + message_len;
 }
 
+// TransformNonces hands out the nonces of one encryption key (see above). Thread-safe.
+class TransformNonces {
+ public:
+  // TransformNonces draws the salt, and the first counter unless `first_counter` is given
+  // (known-answer tests; tests near exhaustion), from `random`.
+  explicit TransformNonces(Cipher cipher, RandomSource random = system_random(),
+                           std::optional<std::uint64_t> first_counter = std::nullopt);
+  TransformNonces(const TransformNonces&) = delete;
+  TransformNonces& operator=(const TransformNonces&) = delete;
+
+  Cipher cipher() const noexcept { return cipher_; }
+  // next_counter is the counter the next nonce gets.
+  std::uint64_t next_counter() const noexcept { return counter_.load(std::memory_order_relaxed); }
+  // next writes a fresh nonce into out[0, 16) (zero after the cipher's nonce length) and
+  // consumes it; kSequenceExhausted, writing nothing, when the counter is used up.
+  Status next(std::span<std::uint8_t, kTransformNonceSize> out) noexcept;
+
+ private:
+  Cipher cipher_;
+  std::atomic<std::uint64_t> counter_;
+  std::array<std::uint8_t, 4> salt_{};
+};
+
 struct TransformOptions {
-  // first_counter is the nonce counter of the first seal (tests start near exhaustion).
-  std::uint64_t first_counter = 0;
+  // first_counter is the nonce counter of the first seal; random when absent.
+  std::optional<std::uint64_t> first_counter = std::nullopt;
   crypto::Backend backend = crypto::Backend::kAuto;
 };
 
-// TransformSealer encrypts messages for one session and direction.
+// TransformSealer encrypts messages for one session and direction, on one channel.
 class TransformSealer {
  public:
-  // TransformSealer schedules `key` (cipher_key_length(cipher) bytes) and draws the session's
-  // nonce salt from `random`. A wrong key size throws std::invalid_argument.
+  // TransformSealer schedules `key` (cipher_key_length(cipher) bytes) with a nonce source of
+  // its own drawn from `random`: a session with one channel. A wrong key size throws
+  // std::invalid_argument.
   TransformSealer(Cipher cipher, std::span<const std::uint8_t> key, std::uint64_t session_id,
                   RandomSource random = system_random(), TransformOptions options = {});
+  // TransformSealer for a further channel of a session whose key already has `nonces` (take
+  // them from the first channel's sealer: nonces()). Throws std::invalid_argument on a wrong
+  // key size, null nonces or nonces of another cipher.
+  TransformSealer(Cipher cipher, std::span<const std::uint8_t> key, std::uint64_t session_id,
+                  std::shared_ptr<TransformNonces> nonces,
+                  crypto::Backend backend = crypto::Backend::kAuto);
 
   Cipher cipher() const noexcept { return cipher_; }
   std::uint64_t session_id() const noexcept { return session_id_; }
-  // next_counter is the nonce counter the next seal uses.
-  std::uint64_t next_counter() const noexcept { return counter_; }
+  // next_counter is the nonce counter the next seal (of any channel of the key) uses.
+  std::uint64_t next_counter() const noexcept { return nonces_->next_counter(); }
+  // nonces is the key's nonce source, to share with the sealers of further channels.
+  const std::shared_ptr<TransformNonces>& nonces() const noexcept { return nonces_; }
 
   // seal_in_place encrypts buffer[52, 52 + message_len) in place and writes the transform
   // header into buffer[0, 52). Returns the transformed length (52 + message_len).
@@ -117,9 +158,7 @@ class TransformSealer {
   crypto::Aead aead_;
   Cipher cipher_;
   std::uint64_t session_id_;
-  std::uint64_t counter_;
-  bool exhausted_ = false;
-  std::array<std::uint8_t, 4> salt_{};
+  std::shared_ptr<TransformNonces> nonces_;
 };
 
 // TransformOpener authenticates and decrypts messages for one session and direction.

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "smb_test_util.h"
@@ -188,6 +190,40 @@ TEST(SmbEngine, ForeignSessionUnsignedAndUnencryptedAreRejected) {
   pipe.server().write(*frame);
   drain(pipe.client(), signed_client);
   EXPECT_EQ(signed_client.poll().error(), Error::kAuthFailed);
+}
+
+TEST(SmbEngine, ChannelsOfOneSessionNeverShareANonce) {
+  // Two client channels of one encrypted session (MS-SMB2 §3.2.4.1.7 multichannel): the
+  // second takes the first's nonce source, so their transform nonces never collide, and one
+  // server opener reads both.
+  SessionConfig cfg = config_for(Protection::kEncrypted);
+  SecureChannel channel1(cfg);
+  cfg.encryption_nonces = channel1.encryption_nonces();
+  ASSERT_NE(cfg.encryption_nonces, nullptr);
+  SecureChannel channel2(cfg);
+  EXPECT_EQ(channel2.encryption_nonces(), channel1.encryption_nonces());
+  SecureChannel server(server_config(config_for(Protection::kEncrypted)));
+  std::set<std::array<std::uint8_t, kTransformNonceSize>> nonces;
+  for (int i = 0; i < 200; ++i) {
+    SecureChannel& ch = i % 2 == 0 ? channel1 : channel2;
+    Smb2Header h;
+    h.message_id = static_cast<std::uint64_t>(i);
+    const auto frame = ch.send(h, 8);
+    ASSERT_TRUE(frame);
+    const std::size_t nonce_at = kFramePrefixSize + kTransformNonceOffset;
+    std::array<std::uint8_t, kTransformNonceSize> nonce{};
+    std::copy_n(frame->begin() + static_cast<long>(nonce_at), nonce.size(), nonce.begin());
+    nonces.insert(nonce);
+    const std::span<std::uint8_t> space = server.read_space();
+    std::copy(frame->begin(), frame->end(), space.begin());
+    server.commit(frame->size());
+    const Result<std::optional<Incoming>> in = server.receive();
+    ASSERT_TRUE(in);
+    ASSERT_TRUE(in->has_value());
+    EXPECT_EQ((*in)->header.message_id, h.message_id);
+  }
+  EXPECT_EQ(nonces.size(), 200u);
+  EXPECT_EQ(SecureChannel(config_for(Protection::kSigned)).encryption_nonces(), nullptr);
 }
 
 TEST(SmbEngine, CompoundChainSignedOrEncrypted) {

@@ -2,8 +2,12 @@
 // AAD, tag and payload), session and nonce checks for the transform and for signing.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <limits>
+#include <memory>
 #include <random>
+#include <set>
+#include <thread>
 
 #include "smb_test_util.h"
 #include "wireseal/smb/signing.h"
@@ -112,8 +116,9 @@ TEST_P(TransformTest, NoncesNeverRepeatAndExhaustionRefuses) {
   const Cipher c = GetParam();
   std::mt19937_64 rng(11);
   const Bytes key = key_for(c, rng);
+  // The counter's last value, 2^64 - 1, is never handed out: two nonces are left here.
   TransformSealer sealer(c, key, 5, system_random(),
-                         TransformOptions{.first_counter = std::numeric_limits<std::uint64_t>::max() - 1});
+                         TransformOptions{.first_counter = std::numeric_limits<std::uint64_t>::max() - 2});
   const Bytes msg = test::random_message(rng, 0);
   Bytes a(kTransformHeaderSize + msg.size()), b(a.size()), d(a.size());
   ASSERT_TRUE(sealer.seal(msg, a));
@@ -121,6 +126,70 @@ TEST_P(TransformTest, NoncesNeverRepeatAndExhaustionRefuses) {
   EXPECT_NE(Bytes(a.begin() + 20, a.begin() + 36), Bytes(b.begin() + 20, b.begin() + 36));
   EXPECT_EQ(sealer.seal(msg, d).error(), Error::kSequenceExhausted);
   EXPECT_EQ(sealer.seal(msg, d).error(), Error::kSequenceExhausted);
+}
+
+TEST_P(TransformTest, ChannelsOfOneKeyDrawFromOneNonceSource) {
+  // Multichannel: several sealers (one per channel, each on its own thread) under one key
+  // share the key's TransformNonces, so no two messages of the session share a nonce.
+  const Cipher c = GetParam();
+  std::mt19937_64 rng(17);
+  const Bytes key = key_for(c, rng);
+  TransformSealer first(c, key, 5);
+  TransformSealer second(c, key, 5, first.nonces());
+  TransformOpener opener(c, key, 5);
+  constexpr int kPerChannel = 20000;
+  const Bytes msg = test::random_message(rng, 16);
+  std::vector<Bytes> sealed_by[2];
+  auto run = [&](TransformSealer& sealer, std::vector<Bytes>& out) {
+    for (int i = 0; i < kPerChannel; ++i) {
+      Bytes buf(kTransformHeaderSize + msg.size());
+      if (!sealer.seal(msg, buf)) {
+        return;
+      }
+      out.push_back(std::move(buf));
+    }
+  };
+  std::thread t1(run, std::ref(first), std::ref(sealed_by[0]));
+  std::thread t2(run, std::ref(second), std::ref(sealed_by[1]));
+  t1.join();
+  t2.join();
+  std::set<std::array<std::uint8_t, kTransformNonceSize>> nonces;
+  for (auto& channel : sealed_by) {
+    ASSERT_EQ(channel.size(), std::size_t{kPerChannel});
+    for (Bytes& m : channel) {
+      std::array<std::uint8_t, kTransformNonceSize> n{};
+      std::copy_n(m.begin() + kTransformNonceOffset, n.size(), n.begin());
+      nonces.insert(n);
+      ASSERT_TRUE(opener.open(m));
+    }
+  }
+  EXPECT_EQ(nonces.size(), std::size_t{2 * kPerChannel});
+
+  // A sealer refuses nonces of another cipher, or none.
+  const Cipher other = c == Cipher::kAes128Gcm ? Cipher::kAes128Ccm : Cipher::kAes128Gcm;
+  EXPECT_THROW(TransformSealer(c, key, 5, std::make_shared<TransformNonces>(other)),
+               std::invalid_argument);
+  EXPECT_THROW(TransformSealer(c, key, 5, std::shared_ptr<TransformNonces>()),
+               std::invalid_argument);
+}
+
+TEST_P(TransformTest, IndependentNonceSourcesStartApart) {
+  // Two sources wrongly made for one key (say, after a lost channel binding) still start at
+  // independent random counters below 2^63 with independent salts.
+  const Cipher c = GetParam();
+  std::set<std::array<std::uint8_t, kTransformNonceSize>> first_nonces;
+  std::set<std::uint64_t> starts;
+  for (int i = 0; i < 64; ++i) {
+    TransformNonces nonces(c);
+    EXPECT_LT(nonces.next_counter(), std::uint64_t{1} << 63);
+    starts.insert(nonces.next_counter());
+    std::array<std::uint8_t, kTransformNonceSize> n{};
+    ASSERT_TRUE(nonces.next(n));
+    first_nonces.insert(n);
+    EXPECT_EQ(nonces.next_counter(), *starts.find(nonces.next_counter() - 1) + 1);
+  }
+  EXPECT_EQ(first_nonces.size(), 64u);
+  EXPECT_EQ(starts.size(), 64u);
 }
 
 TEST_P(TransformTest, ArgumentChecks) {
