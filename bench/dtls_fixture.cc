@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace wireseal::bench::dtls_bench {
 
@@ -12,7 +13,7 @@ dtls::KeyBlock key_block(dtls::RecordCipher cipher) {
   if (!block) {
     throw std::runtime_error("dtls bench: key block set-up failed");
   }
-  return *block;
+  return std::move(*block);
 }
 
 namespace {

@@ -92,6 +92,7 @@ class [[nodiscard]] Result {
   T&& value() && noexcept { return std::move(value_); }
   T& operator*() & noexcept { return value_; }
   const T& operator*() const& noexcept { return value_; }
+  T&& operator*() && noexcept { return std::move(value_); }
   T* operator->() noexcept { return &value_; }
   const T* operator->() const noexcept { return &value_; }
   Error error() const noexcept { return error_; }

@@ -50,14 +50,30 @@ std::unique_ptr<detail::AeadImpl> make_impl(Backend backend, AeadAlgorithm algor
   }
 }
 
-// max_message_length is the longest message the algorithm can take with this nonce length:
-// CCM encodes the length in 15 - nonce_len bytes; the others have no limit that a span reaches.
+// max_message_length is the longest message the algorithm can take with this nonce length,
+// past which its block counter would wrap and reuse keystream: CCM encodes the length in
+// 15 - nonce_len bytes; GCM counts 2^32 - 2 blocks (SP 800-38D: 2^39 - 256 bits); ChaCha20
+// 2^32 - 1 blocks of 64 bytes, counter 0 being the Poly1305 key (RFC 8439 §2.8).
 std::size_t max_message_length(AeadAlgorithm algorithm, std::size_t nonce_len) noexcept {
-  const std::size_t length_bytes = 15 - nonce_len;
-  if (primitive_of(algorithm) != Primitive::kAesCcm || length_bytes >= 8) {
-    return SIZE_MAX;
+  std::uint64_t limit = UINT64_MAX;
+  switch (primitive_of(algorithm)) {
+    case Primitive::kAesCcm: {
+      const std::size_t length_bytes = 15 - nonce_len;
+      if (length_bytes < 8) {
+        limit = (std::uint64_t{1} << (8 * length_bytes)) - 1;
+      }
+      break;
+    }
+    case Primitive::kAesGcm:
+      limit = (std::uint64_t{1} << 36) - 32;
+      break;
+    case Primitive::kChaCha20Poly1305:
+      limit = (std::uint64_t{1} << 38) - 64;
+      break;
+    default:
+      break;
   }
-  return (std::size_t{1} << (8 * length_bytes)) - 1;
+  return limit < SIZE_MAX ? static_cast<std::size_t>(limit) : SIZE_MAX;
 }
 
 // check_buffers validates one seal/open call; kept branch-light because it runs per packet.

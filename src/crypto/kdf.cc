@@ -15,6 +15,15 @@ std::span<const std::uint8_t> as_bytes(std::string_view s) noexcept {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
+constexpr HashAlgorithm kKbkdfHashes[] = {HashAlgorithm::kSha1, HashAlgorithm::kSha224,
+                                          HashAlgorithm::kSha256, HashAlgorithm::kSha384,
+                                          HashAlgorithm::kSha512};
+
+// kbkdf_digest_length is the output size of an HMAC PRF.
+std::size_t kbkdf_digest_length(KbkdfPrf prf) noexcept {
+  return digest_length(kKbkdfHashes[static_cast<std::size_t>(prf)]);
+}
+
 }  // namespace
 
 Status tls12_prf(HashAlgorithm hash, std::span<const std::uint8_t> secret, std::string_view label,
@@ -80,6 +89,13 @@ Status kbkdf_counter(KbkdfPrf prf, std::span<const std::uint8_t> key,
     return Error::kInvalidArgument;
   }
   const std::size_t counter_len = counter_bits / 8;
+  // SP 800-108 §5.1: at most 2^r - 1 PRF blocks, or the counter would wrap and the output
+  // repeat itself.
+  const std::size_t prf_len = prf >= KbkdfPrf::kCmacAes128 ? kCmacLength : kbkdf_digest_length(prf);
+  const std::uint64_t max_blocks = (std::uint64_t{1} << counter_bits) - 1;
+  if ((std::uint64_t{out.size()} + prf_len - 1) / prf_len > max_blocks) {
+    return Error::kInvalidArgument;
+  }
   auto write_counter = [&](std::uint32_t i, std::uint8_t* c) {
     for (std::size_t b = 0; b < counter_len; ++b) {
       c[b] = static_cast<std::uint8_t>(i >> (8 * (counter_len - 1 - b)));
@@ -115,10 +131,7 @@ Status kbkdf_counter(KbkdfPrf prf, std::span<const std::uint8_t> key,
       done += n;
     }
   } else {
-    const HashAlgorithm hashes[] = {HashAlgorithm::kSha1, HashAlgorithm::kSha224,
-                                    HashAlgorithm::kSha256, HashAlgorithm::kSha384,
-                                    HashAlgorithm::kSha512};
-    const Hmac hmac(hashes[static_cast<std::size_t>(prf)], key);
+    const Hmac hmac(kKbkdfHashes[static_cast<std::size_t>(prf)], key);
     const std::size_t digest_len = hmac.digest_len();
     for (; done < out.size(); ++i) {
       write_counter(i, counter);
@@ -154,6 +167,9 @@ Status sp800_108_hmac_sha256(std::span<const std::uint8_t> key, std::span<const 
     std::memcpy(fixed + len, context.data(), context.size());
   }
   len += context.size();
+  if (std::uint64_t{out.size()} * 8 > UINT32_MAX) {
+    return Error::kInvalidArgument;  // L is a 32-bit field
+  }
   const std::uint32_t bits = static_cast<std::uint32_t>(out.size() * 8);
   for (int b = 3; b >= 0; --b) {
     fixed[len++] = static_cast<std::uint8_t>(bits >> (8 * b));

@@ -40,6 +40,33 @@ Result<KeyBlock> KeyBlock::derive(RecordCipher cipher, crypto::HashAlgorithm prf
 
 KeyBlock::~KeyBlock() { wireseal::detail::secure_wipe(bytes_.data(), bytes_.size()); }
 
+KeyBlock::KeyBlock(KeyBlock&& other) noexcept
+    : cipher_(other.cipher_), len_(other.len_), claimed_(other.claimed_), bytes_(other.bytes_) {
+  wireseal::detail::secure_wipe(other.bytes_.data(), other.bytes_.size());
+  other.claimed_ = 0xff;  // a moved-from block seals nothing
+}
+
+KeyBlock& KeyBlock::operator=(KeyBlock&& other) noexcept {
+  if (this != &other) {
+    cipher_ = other.cipher_;
+    len_ = other.len_;
+    claimed_ = other.claimed_;
+    bytes_ = other.bytes_;
+    wireseal::detail::secure_wipe(other.bytes_.data(), other.bytes_.size());
+    other.claimed_ = 0xff;
+  }
+  return *this;
+}
+
+Result<DirectionKeys> KeyBlock::claim_for_sealing(Direction direction) noexcept {
+  const auto bit = static_cast<std::uint8_t>(1u << static_cast<unsigned>(direction));
+  if ((claimed_ & bit) != 0) {
+    return Error::kBadState;
+  }
+  claimed_ = static_cast<std::uint8_t>(claimed_ | bit);
+  return keys(direction);
+}
+
 DirectionKeys KeyBlock::keys(Direction direction) const noexcept {
   const RecordCipherInfo& c = info(cipher_);
   const bool server = direction == Direction::kServerWrite;

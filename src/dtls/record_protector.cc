@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "common/bytes.h"
 #include "common/ct.h"
@@ -84,11 +85,36 @@ RecordSealer::RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::
   if (options_.cid.empty() && options_.cid_padding != 0) {
     throw std::invalid_argument("wireseal::dtls: cid_padding needs a connection ID");
   }
+  // Even an empty record must fit the RFC 6347 fragment limit (this also keeps every size
+  // computation below far from overflow, on 32-bit targets too).
+  if (options_.cid_padding > kMaxFragmentLength ||
+      layout(crypto_->info(), options_.encrypt_then_mac, options_.cid.size(), 1 + options_.cid_padding)
+              .fragment() > kMaxFragmentLength) {
+    throw std::invalid_argument("wireseal::dtls: cid_padding leaves no room for a record");
+  }
   if (crypto_->info().kind == CipherKind::kCbc && options_.random.fill == nullptr) {
     crypto_->enable_iv_generator();
   }
   aead_without_cid_ = crypto_->info().kind == CipherKind::kAead && options_.cid.empty();
 }
+
+namespace {
+
+DirectionKeys claim_or_throw(KeyBlock& block, Direction direction) {
+  Result<DirectionKeys> keys = block.claim_for_sealing(direction);
+  if (!keys) {
+    throw std::invalid_argument(
+        "wireseal::dtls: this KeyBlock already seals that direction (a second sealer would "
+        "repeat its nonces)");
+  }
+  return *keys;
+}
+
+}  // namespace
+
+RecordSealer::RecordSealer(KeyBlock& block, Direction direction, std::uint16_t epoch,
+                           RecordOptions options)
+    : RecordSealer(block.cipher(), claim_or_throw(block, direction), epoch, std::move(options)) {}
 
 void RecordSealer::fresh_iv(std::uint8_t* iv) noexcept {
   if (options_.random.fill != nullptr) {
@@ -126,8 +152,10 @@ std::size_t RecordSealer::max_plaintext_size(std::size_t record_len) const noexc
   if (record_len <= o) {
     return 0;
   }
+  // A record also never exceeds the fragment limit, which CID padding can reach first.
+  const std::size_t limit = std::min(record_len, header_size(options_.cid.size()) + kMaxFragmentLength);
   std::size_t n = std::min(record_len - o + 16, kMaxPlaintext);
-  while (n > 0 && sealed_size(n) > record_len) {
+  while (n > 0 && sealed_size(n) > limit) {
     --n;
   }
   return n;
@@ -160,6 +188,9 @@ Status RecordSealer::frame(ContentType type, std::span<const std::uint8_t> plain
   const std::span<const std::uint8_t> cid = options_.cid.bytes();
   f.n = cid.empty() ? plaintext.size() : plaintext.size() + 1 + options_.cid_padding;
   f.layout = layout(c, options_.encrypt_then_mac, cid.size(), f.n);
+  if (f.layout.fragment() > kMaxFragmentLength) {
+    return Error::kInvalidArgument;  // the 16-bit length and the peer's limit (RFC 6347 §4.1)
+  }
   if (out.size() < f.layout.total()) {
     return Error::kBufferTooSmall;
   }
@@ -296,10 +327,10 @@ Result<std::size_t> RecordSealer::seal_aead(ContentType type, std::span<const st
   aad[8] = static_cast<std::uint8_t>(type);
   store_be16(aad + 9, options_.version);
   store_be16(aad + 11, static_cast<std::uint16_t>(n));
+  ++next_sequence_;  // consumed before sealing: a failed seal never frees its nonce
   if (Status st = crypto_->aead->seal(nonce, aad, plaintext, {payload, n}, {payload + n, c.tag_len}); !st) {
     return st.error();
   }
-  ++next_sequence_;
   return kHeaderSize + fragment;
 }
 

@@ -1,6 +1,7 @@
 #include "record_check.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "dtls/record_crypto.h"
 #include "support/hex.h"
@@ -37,7 +38,9 @@ std::string first_difference(std::span<const std::uint8_t> want,
 RecordChecker::RecordChecker(dtls::RecordCipher cipher, const dtls::KeyBlock& block,
                              bool encrypt_then_mac)
     : cipher_(cipher),
-      block_(block),
+      // Its own copy of the keys (KeyBlock is move-only): the checker re-seals OpenSSL's
+      // records at OpenSSL's sequence numbers through the DirectionKeys constructor.
+      block_(std::move(*dtls::KeyBlock::from_bytes(cipher, block.bytes()))),
       etm_(encrypt_then_mac),
       cbc_(dtls::info(cipher).kind == dtls::CipherKind::kCbc) {
   openers_[0].emplace(cipher_, block_.keys(dtls::Direction::kClientWrite), 1, options());

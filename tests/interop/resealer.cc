@@ -1,6 +1,7 @@
 #include "resealer.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "hello_scan.h"
 #include "wireseal/dtls/record.h"
@@ -37,7 +38,7 @@ bool Resealer::key() {
     if (!block) {
       break;
     }
-    block_.emplace(*block);
+    block_.emplace(std::move(*block));
     options_.encrypt_then_mac =
         hello->encrypt_then_mac && dtls::info(suite->cipher).kind == dtls::CipherKind::kCbc;
     openers_[0].emplace(suite->cipher, block_->keys(dtls::Direction::kClientWrite), 1, options_);

@@ -27,7 +27,10 @@ struct DirectionKeys {
 
 enum class Direction : std::uint8_t { kClientWrite, kServerWrite };
 
-// KeyBlock holds the expanded key material of one epoch; wiped on destruction.
+// KeyBlock holds the expanded key material of one epoch; wiped on destruction. It is
+// move-only and remembers which directions a RecordSealer was built for: each direction's
+// keys seal under one sealer only, so no (keys, epoch, sequence) nonce can be produced twice
+// from one KeyBlock (see RecordSealer).
 class KeyBlock {
  public:
   // KeyBlock adopts raw key-block bytes laid out as RFC 5246 §6.3 says for `cipher`
@@ -43,18 +46,26 @@ class KeyBlock {
   // size returns the key-block length `cipher` needs.
   static std::size_t size(RecordCipher cipher) noexcept;
 
-  KeyBlock(const KeyBlock&) noexcept = default;
-  KeyBlock& operator=(const KeyBlock&) noexcept = default;
+  KeyBlock(const KeyBlock&) = delete;
+  KeyBlock& operator=(const KeyBlock&) = delete;
+  // Moving transfers the keys and what was claimed, and wipes the source.
+  KeyBlock(KeyBlock&& other) noexcept;
+  KeyBlock& operator=(KeyBlock&& other) noexcept;
   ~KeyBlock();
 
   RecordCipher cipher() const noexcept { return cipher_; }
   DirectionKeys keys(Direction direction) const noexcept;
   std::span<const std::uint8_t> bytes() const noexcept { return {bytes_.data(), len_}; }
 
+  // claim_for_sealing hands out `direction`'s keys for the one sealer they may have;
+  // kBadState when that direction was claimed before.
+  Result<DirectionKeys> claim_for_sealing(Direction direction) noexcept;
+
  private:
   KeyBlock(RecordCipher cipher, std::size_t len) noexcept : cipher_(cipher), len_(len) {}
   RecordCipher cipher_;
   std::size_t len_;
+  std::uint8_t claimed_ = 0;  // bit per Direction
   std::array<std::uint8_t, 2 * (48 + 32 + 16)> bytes_{};
 };
 

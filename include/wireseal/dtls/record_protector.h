@@ -70,10 +70,23 @@ namespace detail {
 class RecordCrypto;
 }
 
+// Nonces: an AEAD record's nonce is derived from epoch || sequence (RFC 5288 salt || explicit
+// nonce for GCM/CCM, RFC 7905 IV XOR for ChaCha20-Poly1305), and a sealer's sequence only
+// counts up, is consumed before the record is sealed, and refuses to pass 2^48 - 1. A nonce
+// therefore repeats only if two sealers seal with the same keys and epoch; the KeyBlock
+// constructor rules that out by claiming the direction's keys (a second sealer for it
+// throws). CBC records take a fresh unpredictable IV each.
 class RecordSealer {
  public:
-  // RecordSealer keys `cipher` for sealing records of `epoch`, starting at sequence
-  // `first_sequence`. Misuse (key sizes) throws std::invalid_argument.
+  // RecordSealer keys the block's cipher for sealing `direction`'s records of `epoch`, from
+  // sequence 0. The direction is claimed: a second RecordSealer for it from the same block
+  // throws std::invalid_argument, as does misuse of the options.
+  RecordSealer(KeyBlock& block, Direction direction, std::uint16_t epoch,
+               RecordOptions options = {});
+  // RecordSealer over key material that did not come from a KeyBlock (a key log, a test tool
+  // re-creating a peer's records), starting at `first_sequence`. The caller then carries the
+  // rule the KeyBlock enforces: never two sealers, or overlapping sequence ranges, for the
+  // same keys and epoch. Misuse (key sizes) throws std::invalid_argument.
   RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
                RecordOptions options = {}, std::uint64_t first_sequence = 0);
   ~RecordSealer();

@@ -185,6 +185,48 @@ TEST_P(RecordRoundTrip, SealBatchEqualsOneAtATimeAndOpens) {
   }
 }
 
+TEST_P(RecordRoundTrip, CidPaddingIsBoundedByTheFragmentLimit) {
+  if (GetParam().cid_len == 0) {
+    RecordOptions o = options_;
+    o.cid_padding = 1;
+    EXPECT_THROW(RecordSealer(GetParam().cipher, key_block_->keys(Direction::kClientWrite), 1, o),
+                 std::invalid_argument);
+    return;
+  }
+  // Paddings that leave no room for even an empty record are refused at set-up, however
+  // large (they used to wrap the length arithmetic).
+  for (std::size_t padding : {kMaxFragmentLength, std::size_t{1} << 31, SIZE_MAX / 2, SIZE_MAX}) {
+    RecordOptions o = options_;
+    o.cid_padding = padding;
+    EXPECT_THROW(RecordSealer(GetParam().cipher, key_block_->keys(Direction::kClientWrite), 1, o),
+                 std::invalid_argument)
+        << padding;
+  }
+  for (std::size_t padding : {std::size_t{255}, std::size_t{2048}, std::size_t{16000}}) {
+    SCOPED_TRACE("padding " + std::to_string(padding));
+    options_.cid_padding = padding;
+    RecordSealer s = sealer();
+    RecordOpener o = opener();
+    const std::size_t n = s.max_plaintext_size(SIZE_MAX / 4);
+    ASSERT_GT(n, 0u);
+    ASSERT_LE(s.sealed_size(n) - header_size(GetParam().cid_len), kMaxFragmentLength);
+    Bytes pt(n + 1, 0x42);
+    Bytes rec(s.sealed_size(n + 1) + 64);
+    if (n < 16384) {
+      // One byte more would exceed the fragment limit: refused, nothing sealed.
+      EXPECT_EQ(s.seal(ContentType::kApplicationData, pt, rec).error(), Error::kInvalidArgument);
+    }
+    Result<std::size_t> len = s.seal(ContentType::kApplicationData, {pt.data(), n}, rec);
+    ASSERT_TRUE(len);
+    const std::size_t header = header_size(GetParam().cid_len);
+    EXPECT_EQ(std::size_t{rec[header - 2]} << 8 | rec[header - 1], *len - header)
+        << "the length field is not truncated";
+    Result<OpenedRecord> r = o.open({rec.data(), *len});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->plaintext.size(), n);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCiphers, RecordRoundTrip, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(RecordSealer, RefusesToWrapTheSequenceNumber) {
@@ -207,6 +249,42 @@ TEST(RecordSealer, GcmExplicitNonceIsEpochAndSequence) {
   const Bytes expected = {0x00, 0x03, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05};
   EXPECT_EQ(Bytes(rec.begin() + 13, rec.begin() + 21), expected);
   EXPECT_EQ(Bytes(rec.begin() + 3, rec.begin() + 11), expected);  // header epoch + sequence
+}
+
+TEST(RecordSealer, AKeyBlockSealsEachDirectionOnce) {
+  // Two sealers over one direction's keys and epoch would repeat every nonce.
+  for (RecordCipher cipher : {RecordCipher::kAes128Gcm, RecordCipher::kChaCha20Poly1305,
+                              RecordCipher::kAes128Ccm8, RecordCipher::kAes128CbcSha1}) {
+    Bytes kb(KeyBlock::size(cipher), 9);
+    KeyBlock block = *KeyBlock::from_bytes(cipher, kb);
+    RecordSealer client(block, Direction::kClientWrite, 1);
+    RecordSealer server(block, Direction::kServerWrite, 1);
+    EXPECT_THROW(RecordSealer(block, Direction::kClientWrite, 1), std::invalid_argument);
+    EXPECT_THROW(RecordSealer(block, Direction::kServerWrite, 2), std::invalid_argument);
+    // Moving the block carries the claims; the moved-from block seals nothing.
+    KeyBlock moved = std::move(block);
+    EXPECT_THROW(RecordSealer(moved, Direction::kClientWrite, 1), std::invalid_argument);
+    EXPECT_THROW(RecordSealer(block, Direction::kClientWrite, 1), std::invalid_argument);
+    // What the claimed sealers produce opens with the block's keys.
+    RecordOpener opener(cipher, moved.keys(Direction::kClientWrite), 1);
+    const std::uint8_t pt[5] = {1, 2, 3, 4, 5};
+    Bytes rec(client.sealed_size(sizeof(pt)));
+    ASSERT_TRUE(client.seal(ContentType::kApplicationData, pt, rec));
+    EXPECT_TRUE(opener.open(rec));
+  }
+}
+
+TEST(RecordSealer, ARefusedSealConsumesNoSequence) {
+  Bytes kb(KeyBlock::size(RecordCipher::kAes128Gcm), 1);
+  KeyBlock block = *KeyBlock::from_bytes(RecordCipher::kAes128Gcm, kb);
+  RecordSealer s(block, Direction::kClientWrite, 1);
+  Bytes small(10);
+  const std::uint8_t pt[4] = {1, 2, 3, 4};
+  EXPECT_EQ(s.seal(ContentType::kApplicationData, pt, small).error(), Error::kBufferTooSmall);
+  EXPECT_EQ(s.next_sequence(), 0u);  // refused before anything was written: nothing consumed
+  Bytes rec(100);
+  ASSERT_TRUE(s.seal(ContentType::kApplicationData, pt, rec));
+  EXPECT_EQ(s.next_sequence(), 1u);
 }
 
 }  // namespace
