@@ -9,6 +9,7 @@
 
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/ct.h"
@@ -262,27 +263,208 @@ void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
   }
 }
 
-void Hmac::run_dummy_blocks(std::size_t num_blocks) const noexcept {
-  static constexpr std::uint8_t kZeros[128] = {};
-  if (lanes_) {
-    std::uint32_t state[8];
-    std::memcpy(state, inner_chain_, sizeof(state));
-    for (std::size_t i = 0; i < num_blocks; ++i) {
-      if (hash_ == HashAlgorithm::kSha1) {
-        detail::sha1_compress_ni(state, kZeros, 1);
-      } else {
-        detail::sha256_compress_ni(state, kZeros, 1);
-      }
+namespace {
+
+// Chain is the chaining value of SHA-1 or SHA-2 as 64-bit words (SHA-1 and SHA-256 use the
+// low 32 bits of the first 5 or 8).
+struct Chain {
+  std::uint64_t w[8] = {};
+};
+
+std::size_t chain_words(HashAlgorithm hash) noexcept {
+  return hash == HashAlgorithm::kSha1 ? 5 : 8;
+}
+
+Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
+  Chain c;
+  switch (hash) {
+    case HashAlgorithm::kSha1: {
+      const SHA_CTX* x = as<SHA_CTX>(s);
+      const std::uint32_t h[5] = {x->h0, x->h1, x->h2, x->h3, x->h4};
+      std::copy(h, h + 5, c.w);
+      break;
     }
-    // Keep the work observable so the compiler cannot drop it.
-    volatile std::uint32_t sink = state[0];
-    (void)sink;
+    case HashAlgorithm::kSha224:
+    case HashAlgorithm::kSha256:
+      std::copy(as<SHA256_CTX>(s)->h, as<SHA256_CTX>(s)->h + 8, c.w);
+      break;
+    case HashAlgorithm::kSha384:
+    case HashAlgorithm::kSha512:
+      std::copy(as<SHA512_CTX>(s)->h, as<SHA512_CTX>(s)->h + 8, c.w);
+      break;
+  }
+  return c;
+}
+
+// compress runs `n` whole blocks through the compression function of `hash`: wireseal's
+// SHA-NI kernels when `ni`, else OpenSSL's (both branch-free in the data).
+void compress(HashAlgorithm hash, bool ni, Chain& c, const std::uint8_t* blocks, std::size_t n) noexcept {
+  if (n == 0) {
     return;
   }
-  Stream s = begin();
-  for (std::size_t i = 0; i < num_blocks; ++i) {
-    s.update({kZeros, block_length(hash_)});
+  switch (hash) {
+    case HashAlgorithm::kSha1: {
+      if (ni) {
+        std::uint32_t h[5];
+        std::copy(c.w, c.w + 5, h);
+        detail::sha1_compress_ni(h, blocks, n);
+        std::copy(h, h + 5, c.w);
+        return;
+      }
+      SHA_CTX x{};
+      x.h0 = static_cast<std::uint32_t>(c.w[0]);
+      x.h1 = static_cast<std::uint32_t>(c.w[1]);
+      x.h2 = static_cast<std::uint32_t>(c.w[2]);
+      x.h3 = static_cast<std::uint32_t>(c.w[3]);
+      x.h4 = static_cast<std::uint32_t>(c.w[4]);
+      for (std::size_t i = 0; i < n; ++i) {
+        SHA1_Transform(&x, blocks + 64 * i);
+      }
+      const std::uint32_t h[5] = {x.h0, x.h1, x.h2, x.h3, x.h4};
+      std::copy(h, h + 5, c.w);
+      return;
+    }
+    case HashAlgorithm::kSha224:
+    case HashAlgorithm::kSha256: {
+      std::uint32_t h[8];
+      std::copy(c.w, c.w + 8, h);
+      if (ni) {
+        detail::sha256_compress_ni(h, blocks, n);
+      } else {
+        SHA256_CTX x{};
+        std::copy(h, h + 8, x.h);
+        for (std::size_t i = 0; i < n; ++i) {
+          SHA256_Transform(&x, blocks + 64 * i);
+        }
+        std::copy(x.h, x.h + 8, h);
+      }
+      std::copy(h, h + 8, c.w);
+      return;
+    }
+    case HashAlgorithm::kSha384:
+    case HashAlgorithm::kSha512: {
+      SHA512_CTX x{};
+      std::copy(c.w, c.w + 8, x.h);
+      for (std::size_t i = 0; i < n; ++i) {
+        SHA512_Transform(&x, blocks + 128 * i);
+      }
+      std::copy(x.h, x.h + 8, c.w);
+      return;
+    }
   }
+}
+
+// digest_of writes the digest a final chaining value stands for (big-endian words, truncated
+// for SHA-224 and SHA-384).
+void digest_of(HashAlgorithm hash, const Chain& c, std::uint8_t* out) noexcept {
+  const bool wide = block_length(hash) == 128;
+  const std::size_t len = digest_length(hash);
+  for (std::size_t i = 0; i < len; ++i) {
+    const std::size_t word = wide ? i / 8 : i / 4;
+    const std::size_t shift = wide ? 56 - 8 * (i % 8) : 24 - 8 * (i % 4);
+    out[i] = static_cast<std::uint8_t>(c.w[word] >> shift);
+  }
+}
+
+// gather copies bytes [base, base + n) of header || data into out, zeros past the end.
+void gather(std::span<const std::uint8_t> header, std::span<const std::uint8_t> data,
+            std::size_t base, std::size_t n, std::uint8_t* out) noexcept {
+  std::memset(out, 0, n);
+  const std::size_t end = base + n;
+  if (base < header.size()) {
+    const std::size_t stop = std::min(end, header.size());
+    std::memcpy(out, header.data() + base, stop - base);
+  }
+  const std::size_t lo = std::max(base, header.size());
+  const std::size_t hi = std::min(end, header.size() + data.size());
+  if (lo < hi) {
+    std::memcpy(out + (lo - base), data.data() + (lo - header.size()), hi - lo);
+  }
+}
+
+}  // namespace
+
+//   inner message (after the key's ipad block, already absorbed):
+//
+//     header || data[0, secret_len) || 0x80 || zeros || bit length (8 or 16 bytes)
+//     |<------------ m = header.size() + secret_len ---------->|
+//
+// Blocks wholly before header.size() + min_len hold message bytes whatever secret_len is:
+// they are hashed as they are. Every later block up to the last one the longest message
+// could need is built byte by byte with masks (message byte, 0x80, zero, or length byte) and
+// hashed too; the chaining value after the block that really is final is kept by mask.
+void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
+                                 std::span<const std::uint8_t> data, std::size_t secret_len,
+                                 std::size_t min_len, std::span<std::uint8_t> out) const noexcept {
+  using wireseal::detail::ct_mask_eq;
+  using wireseal::detail::ct_mask_lt;
+  using wireseal::detail::ct_select;
+  const std::size_t block = block_length(hash_);
+  const std::size_t length_field = block == 128 ? 16 : 8;
+  const std::size_t header_len = header.size();
+  const std::size_t total = header_len + data.size();  // public: the longest message
+  const std::size_t m = header_len + secret_len;        // secret: the real message
+  const auto blocks_for = [&](std::size_t len) { return (len + length_field + block) / block; };
+  const std::size_t first_variable = (header_len + min_len) / block;
+  const std::size_t last_possible = blocks_for(total) - 1;
+  const std::size_t final_block = blocks_for(m) - 1;  // secret
+
+  Chain chain = chain_of(hash_, inner_);
+  std::uint8_t buf[128];
+  // The fixed prefix: blocks that touch the header are gathered, the rest hashed in place.
+  std::size_t i = 0;
+  for (; i < first_variable && i * block < header_len; ++i) {
+    gather(header, data, i * block, block, buf);
+    compress(hash_, lanes_, chain, buf, 1);
+  }
+  if (i < first_variable) {
+    compress(hash_, lanes_, chain, data.data() + (i * block - header_len), first_variable - i);
+    i = first_variable;
+  }
+
+  // The bit length of the inner message, ipad block included, big-endian in the last bytes.
+  const std::uint64_t bits = (std::uint64_t{block} + m) * 8;
+  std::uint8_t length_bytes[8];
+  for (std::size_t j = 0; j < 8; ++j) {
+    length_bytes[j] = static_cast<std::uint8_t>(bits >> (56 - 8 * j));
+  }
+  Chain final_chain;
+  for (; i <= last_possible; ++i) {
+    const std::size_t base = i * block;
+    // Gather the block's bytes (public positions), then mask them: message bytes before
+    // position `end` of the block, 0x80 at it, zeros after. `end` is m - base clamped to
+    // [-1, block], computed without a branch, so that the mask loop runs on small integers.
+    gather(header, data, base, block, buf);
+    const std::size_t before = ct_mask_lt(m, base);
+    const std::size_t past = ct_mask_lt(base + block, m + 1);
+    const auto end = static_cast<int>(ct_select(before, SIZE_MAX, ct_select(past, block, m - base)));
+    for (std::size_t j = 0; j < block; ++j) {
+      const int jj = static_cast<int>(j);
+      const auto in_message = static_cast<std::uint8_t>(-static_cast<int>(jj < end));
+      const auto at_end = static_cast<std::uint8_t>(-static_cast<int>(jj == end));
+      buf[j] = static_cast<std::uint8_t>((buf[j] & in_message) | (0x80 & at_end));
+    }
+    const auto is_final = static_cast<std::uint8_t>(ct_mask_eq(i, final_block));
+    for (std::size_t j = 0; j < 8; ++j) {
+      buf[block - 8 + j] = static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
+    }
+    compress(hash_, lanes_, chain, buf, 1);
+    const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
+    for (std::size_t w = 0; w < chain_words(hash_); ++w) {
+      final_chain.w[w] |= chain.w[w] & keep;
+    }
+  }
+
+  std::uint8_t digest[kMaxDigestLength];
+  digest_of(hash_, final_chain, digest);
+  HashState outer = outer_;
+  hash_update(hash_, outer, digest, digest_len());
+  hash_final(hash_, outer, digest);
+  std::memcpy(out.data(), digest, digest_len());
+  wireseal::detail::secure_wipe(digest, sizeof(digest));
+  wireseal::detail::secure_wipe(buf, sizeof(buf));
+  wireseal::detail::secure_wipe(&chain, sizeof(chain));
+  wireseal::detail::secure_wipe(&final_chain, sizeof(final_chain));
 }
 
 bool Hmac::verify(std::span<const std::uint8_t> message, std::span<const std::uint8_t> tag) const noexcept {

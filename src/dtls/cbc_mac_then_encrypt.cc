@@ -1,15 +1,18 @@
 // Constant-time MAC-then-encrypt record check (the Lucky Thirteen countermeasures).
 //
 // After CBC decryption the record is plaintext | MAC | padding, and the padding length is
-// secret until the MAC verifies. Everything below therefore runs the same instruction and
-// memory-access sequence whatever the padding byte says:
+// secret until the MAC verifies. Everything below runs the same instructions and touches the
+// same addresses whatever the padding says (CI checks this under valgrind with the keys, and
+// so the decrypted bytes, marked secret):
 //  - the padding is checked over the largest possible padding span with masks;
-//  - the MAC is computed over the plaintext the padding implies, and then the hash is fed the
-//    extra compression-function blocks that the longest possible plaintext would have needed,
-//    so the number of compressions is constant (the s2n approach);
+//  - the MAC is computed by Hmac::compute_secret_length, which hashes every compression
+//    block the longest possible plaintext could need and keeps the real final state by
+//    mask, so neither the number of blocks nor the calls nor the copies depend on the
+//    plaintext length;
 //  - the received MAC is extracted from its secret offset by a masked scan and a log-step
 //    rotation, never by indexing with the secret;
 //  - one result: padding and MAC failures are indistinguishable (both kAuthFailed).
+#include <algorithm>
 #include <cstring>
 
 #include "common/bytes.h"
@@ -23,26 +26,25 @@ using wireseal::detail::ct_mask_eq;
 using wireseal::detail::ct_mask_ge;
 using wireseal::detail::ct_mask_lt;
 
-// compression_blocks is how many compression-function calls a Merkle–Damgård hash makes for
-// a message of `len` bytes (final padding: one 0x80 byte and an 8- or 16-byte length).
-std::size_t compression_blocks(std::size_t len, std::size_t block_len) noexcept {
-  const std::size_t length_field = block_len == 128 ? 16 : 8;
-  return (len + 1 + length_field + block_len - 1) / block_len;
-}
-
 // extract_mac copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
 void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std::size_t mac_len,
                  std::size_t scan_start, std::uint8_t* out) noexcept {
+  // Scan in rows of mac_len bytes: byte j of every row lands in rotated[j], under a mask that
+  // says whether it belongs to the MAC. Positions are relative to scan_start (< 2^31 apart,
+  // as the window is at most mac_len + 256 bytes) so the masks are small-integer compares.
   std::uint8_t rotated[crypto::kMaxDigestLength] = {};
   std::size_t rotate_offset = 0;
-  std::size_t j = 0;
-  for (std::size_t i = scan_start; i < data.size(); ++i) {
-    rotate_offset |= j & ct_mask_eq(i, mac_start);
-    const std::size_t in_mac = ct_mask_ge(i, mac_start) & ct_mask_lt(i, mac_start + mac_len);
-    rotated[j] = static_cast<std::uint8_t>(rotated[j] | (data[i] & in_mac));
-    if (++j == mac_len) {
-      j = 0;
+  const std::size_t window = data.size() - scan_start;
+  const int start = static_cast<int>(mac_start - scan_start);  // secret
+  const int stop = start + static_cast<int>(mac_len);
+  for (std::size_t row = 0; row < window; row += mac_len) {
+    const std::size_t n = std::min(mac_len, window - row);
+    for (std::size_t j = 0; j < n; ++j) {
+      const int pos = static_cast<int>(row + j);
+      const auto in_mac = static_cast<std::uint8_t>(-static_cast<int>((pos >= start) & (pos < stop)));
+      rotated[j] = static_cast<std::uint8_t>(rotated[j] | (data[scan_start + row + j] & in_mac));
+      rotate_offset |= j & ct_mask_eq(row + j, mac_start - scan_start);
     }
   }
   // Rotate left by rotate_offset one bit of the offset at a time. The buffer holds two copies
@@ -69,30 +71,33 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   if (len < mac_len + 1) {
     return Error::kAuthFailed;  // public: the length alone rules the record out
   }
-  // Padding: the last byte says how many bytes before it share its value.
+  // Padding: the last byte says how many bytes before it share its value. The last
+  // min(len, 256) bytes are all compared, each under a mask saying whether it is padding;
+  // the loop runs on small integers so that it vectorises.
   std::size_t pad = data[len - 1];
   std::size_t good = ct_mask_ge(len, pad + 1 + mac_len);
   const std::size_t to_check = len < 256 ? len : 256;
-  for (std::size_t i = 1; i < to_check; ++i) {
-    const std::size_t in_pad = ct_mask_lt(i, pad + 1);
-    good &= ~(in_pad & ~ct_mask_eq(data[len - 1 - i], pad));
+  const std::uint8_t* tail = data.data() + (len - to_check);
+  const int first_pad = static_cast<int>(to_check) - 1 - static_cast<int>(pad);  // secret
+  std::uint8_t bad = 0;
+  for (std::size_t t = 0; t < to_check; ++t) {
+    const auto in_pad = static_cast<std::uint8_t>(-static_cast<int>(static_cast<int>(t) >= first_pad));
+    bad = static_cast<std::uint8_t>(bad | (in_pad & (tail[t] ^ static_cast<std::uint8_t>(pad))));
   }
+  good &= ct_mask_eq(bad, 0);
   pad &= good;  // bad padding: carry on as if there were none, so the work stays the same
   const std::size_t plaintext_len = len - mac_len - 1 - pad;
 
-  // MAC over aad_prefix | length | plaintext.
-  std::uint8_t length_bytes[2];
-  store_be16(length_bytes, static_cast<std::uint16_t>(plaintext_len));
+  // MAC over aad_prefix | length | plaintext, for a plaintext length known to be at least
+  // len - mac_len - 256 (the longest padding) and at most len - mac_len - 1.
+  std::uint8_t header[kMaxAadSize];
+  std::memcpy(header, aad_prefix.data(), aad_prefix.size());
+  store_be16(header + aad_prefix.size(), static_cast<std::uint16_t>(plaintext_len));
+  const std::size_t max_plaintext = len - mac_len - 1;
+  const std::size_t min_plaintext = len > mac_len + 256 ? len - mac_len - 256 : 0;
   std::uint8_t computed[crypto::kMaxDigestLength];
-  crypto::HmacJob job{{aad_prefix, length_bytes, data.first(plaintext_len)}, {computed, mac_len}, {}};
-  hmac.compute_batch({&job, 1});
-
-  // Equalise the compression count with the longest plaintext this record could hold.
-  const std::size_t block_len = crypto::block_length(hmac.hash());
-  const std::size_t fixed = block_len + aad_prefix.size() + 2;
-  const std::size_t extra = compression_blocks(fixed + len - mac_len - 1, block_len) -
-                            compression_blocks(fixed + plaintext_len, block_len);
-  hmac.run_dummy_blocks(extra);
+  hmac.compute_secret_length({header, aad_prefix.size() + 2}, data.first(max_plaintext),
+                             plaintext_len, min_plaintext, {computed, mac_len});
 
   std::uint8_t received[crypto::kMaxDigestLength];
   const std::size_t scan_start = len > mac_len + 256 ? len - mac_len - 256 : 0;
@@ -103,10 +108,12 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   }
   // The fuzzing build accepts any MAC but still checks the padding.
   good &= wireseal::detail::kFuzzingAcceptsAnyTag ? ~std::size_t{0} : ct_mask_eq(diff, 0);
-  WS_CT_DECLASSIFY(&good, sizeof(good));
+  WS_CT_DECLASSIFY(&good, sizeof(good));  // the verdict is public: the record is dropped or not
   if (good == 0) {
     return Error::kAuthFailed;
   }
+  // Accepted: the plaintext length is the record's, no longer a secret.
+  WS_CT_DECLASSIFY(&plaintext_len, sizeof(plaintext_len));
   return plaintext_len;
 }
 

@@ -79,10 +79,17 @@ class Hmac {
   // otherwise it loops. Results equal compute() per job.
   void compute_batch(std::span<HmacJob> jobs) const noexcept;
 
-  // run_dummy_blocks runs `num_blocks` compression-function calls on a throwaway copy of the
-  // inner state. Constant-time record checks (TLS/DTLS MAC-then-encrypt, Lucky Thirteen) use
-  // it so the number of compressions does not depend on secret padding.
-  void run_dummy_blocks(std::size_t num_blocks) const noexcept;
+  // compute_secret_length writes HMAC(key, header || data[0, secret_len)) into out[0,
+  // digest_len()) where secret_len is secret and lies in [min_len, data.size()]: the
+  // instructions run and the addresses touched depend only on header.size(), data.size() and
+  // min_len, never on secret_len or on any byte's value (the TLS/DTLS MAC-then-encrypt check
+  // against Lucky Thirteen). Every compression block that could hold the end of the message
+  // is built with masks and hashed, and the real final state is selected by mask.
+  // Preconditions (the caller's, not checked at run time on the hot path): min_len <=
+  // secret_len <= data.size(), out.size() == digest_len().
+  void compute_secret_length(std::span<const std::uint8_t> header,
+                             std::span<const std::uint8_t> data, std::size_t secret_len,
+                             std::size_t min_len, std::span<std::uint8_t> out) const noexcept;
 
   // verify recomputes the MAC and compares its first tag.size() bytes with `tag` in constant
   // time. An empty or over-long tag never verifies.

@@ -375,6 +375,46 @@ TEST(MacDifferential, HmacEveryHashMatchesOpenSslHmac) {
   }
 }
 
+TEST(MacDifferential, SecretLengthHmacMatchesOpenSslForEveryLength) {
+  // compute_secret_length against OpenSSL's HMAC over header || data[0, n), for every n the
+  // window [min_len, data.size()] allows, header sizes of the TLS, DTLS and RFC 9146 forms,
+  // and data sizes around block and length-field boundaries.
+  const struct {
+    HashAlgorithm hash;
+    const EVP_MD* md;
+  } hashes[] = {{HashAlgorithm::kSha1, EVP_sha1()},     {HashAlgorithm::kSha224, EVP_sha224()},
+                {HashAlgorithm::kSha256, EVP_sha256()}, {HashAlgorithm::kSha384, EVP_sha384()},
+                {HashAlgorithm::kSha512, EVP_sha512()}};
+  std::mt19937_64 rng(kSeed + 17);
+  for (const auto& h : hashes) {
+    const Bytes key = random_bytes(rng, 32);
+    const Hmac hmac(h.hash, key);
+    const std::size_t digest = hmac.digest_len();
+    for (std::size_t header_len : {0u, 13u, 23u, 150u, 278u}) {
+      const Bytes header = random_bytes(rng, header_len);
+      for (std::size_t data_len : {0u, 1u, 40u, 55u, 56u, 64u, 111u, 112u, 128u, 300u, 1000u}) {
+        const Bytes data = random_bytes(rng, data_len);
+        for (std::size_t min_len : {std::size_t{0}, data_len / 2, data_len}) {
+          for (std::size_t n = min_len; n <= data_len; ++n) {
+            Bytes msg = header;
+            msg.insert(msg.end(), data.begin(), data.begin() + static_cast<long>(n));
+            std::uint8_t expected[64];
+            unsigned int len = 0;
+            ASSERT_NE(HMAC(h.md, key.data(), static_cast<int>(key.size()), msg.data(), msg.size(),
+                           expected, &len),
+                      nullptr);
+            std::uint8_t got[64];
+            hmac.compute_secret_length(header, data, n, min_len, {got, digest});
+            ASSERT_EQ(test::to_hex({got, digest}), test::to_hex({expected, len}))
+                << to_string(h.hash) << " header " << header_len << " data " << data_len << " min "
+                << min_len << " n " << n;
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wireseal::crypto
 
