@@ -50,6 +50,30 @@ inline std::size_t ct_select(std::size_t mask, std::size_t a, std::size_t b) noe
   return (mask & a) | (~mask & b);
 }
 
+// 32-bit forms for byte loops that should vectorise. Inputs must be below 2^31. They are
+// unsigned arithmetic on purpose: the optimiser cannot prove that a - b does not wrap, so it
+// cannot turn the mask back into a comparison of the loop index with a secret and split the
+// loop there (GCC's -fsplit-loops does exactly that to a plain `j < secret`).
+inline std::uint32_t ct_mask_lt_u32(std::uint32_t a, std::uint32_t b) noexcept {
+  return std::uint32_t{0} - ((a - b) >> 31);
+}
+inline std::uint32_t ct_mask_ge_u32(std::uint32_t a, std::uint32_t b) noexcept {
+  return ~ct_mask_lt_u32(a, b);
+}
+inline std::uint32_t ct_mask_eq_u32(std::uint32_t a, std::uint32_t b) noexcept {
+  return ct_mask_ge_u32(a, b) & ct_mask_ge_u32(b, a);
+}
+
+// value_barrier returns `x` unchanged but hides where it came from, so the optimiser cannot
+// fuse it with a secret into a new induction variable and branch on the result (seen: a
+// loop counter rewritten in terms of a secret block index). Constant-time validation runs
+// on the release flags to catch what such rewrites would slip in.
+template <class T>
+inline T value_barrier(T x) noexcept {
+  __asm__("" : "+r"(x));
+  return x;
+}
+
 // accept_verdict turns the secret outcome of an authentication check into the public verdict
 // the caller branches on (whether a record or packet is accepted is visible anyway). Every
 // tag, MAC and padding verdict passes through here: it is where constant-time validation

@@ -397,7 +397,9 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
                                  std::span<const std::uint8_t> data, std::size_t secret_len,
                                  std::size_t min_len, std::span<std::uint8_t> out) const noexcept {
   using wireseal::detail::ct_mask_eq;
+  using wireseal::detail::ct_mask_eq_u32;
   using wireseal::detail::ct_mask_lt;
+  using wireseal::detail::ct_mask_lt_u32;
   using wireseal::detail::ct_select;
   const std::size_t block = block_length(hash_);
   const std::size_t length_field = block == 128 ? 16 : 8;
@@ -431,20 +433,23 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   Chain final_chain;
   for (; i <= last_possible; ++i) {
     const std::size_t base = i * block;
-    // Gather the block's bytes (public positions), then mask them: message bytes before
-    // position `end` of the block, 0x80 at it, zeros after. `end` is m - base clamped to
-    // [-1, block], computed without a branch, so that the mask loop runs on small integers.
+    // Gather the block's bytes (public positions), then mask them: message bytes before the
+    // message's end in this block, 0x80 at it, zeros after.
     gather(header, data, base, block, buf);
+    // end = m - base clamped to [0, block + 1] and shifted by one, so that it is never
+    // negative: byte j is message when j + 1 < end, the 0x80 byte when j + 1 == end.
     const std::size_t before = ct_mask_lt(m, base);
     const std::size_t past = ct_mask_lt(base + block, m + 1);
-    const auto end = static_cast<int>(ct_select(before, SIZE_MAX, ct_select(past, block, m - base)));
+    const auto end = static_cast<std::uint32_t>(
+        ct_select(before, 0, ct_select(past, block + 1, m - base + 1)));
     for (std::size_t j = 0; j < block; ++j) {
-      const int jj = static_cast<int>(j);
-      const auto in_message = static_cast<std::uint8_t>(-static_cast<int>(jj < end));
-      const auto at_end = static_cast<std::uint8_t>(-static_cast<int>(jj == end));
+      const auto jj = static_cast<std::uint32_t>(j + 1);
+      const auto in_message = static_cast<std::uint8_t>(ct_mask_lt_u32(jj, end));
+      const auto at_end = static_cast<std::uint8_t>(ct_mask_eq_u32(jj, end));
       buf[j] = static_cast<std::uint8_t>((buf[j] & in_message) | (0x80 & at_end));
     }
-    const auto is_final = static_cast<std::uint8_t>(ct_mask_eq(i, final_block));
+    const auto is_final =
+        static_cast<std::uint8_t>(ct_mask_eq(wireseal::detail::value_barrier(i), final_block));
     for (std::size_t j = 0; j < 8; ++j) {
       buf[block - 8 + j] = static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
     }

@@ -23,8 +23,10 @@ namespace wireseal::dtls::detail {
 namespace {
 
 using wireseal::detail::ct_mask_eq;
+using wireseal::detail::ct_mask_eq_u32;
 using wireseal::detail::ct_mask_ge;
-using wireseal::detail::ct_mask_lt;
+using wireseal::detail::ct_mask_ge_u32;
+using wireseal::detail::ct_mask_lt_u32;
 
 // extract_mac copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
@@ -36,15 +38,16 @@ void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std:
   std::uint8_t rotated[crypto::kMaxDigestLength] = {};
   std::size_t rotate_offset = 0;
   const std::size_t window = data.size() - scan_start;
-  const int start = static_cast<int>(mac_start - scan_start);  // secret
-  const int stop = start + static_cast<int>(mac_len);
+  const auto start = static_cast<std::uint32_t>(mac_start - scan_start);  // secret
+  const auto stop = start + static_cast<std::uint32_t>(mac_len);
   for (std::size_t row = 0; row < window; row += mac_len) {
     const std::size_t n = std::min(mac_len, window - row);
     for (std::size_t j = 0; j < n; ++j) {
-      const int pos = static_cast<int>(row + j);
-      const auto in_mac = static_cast<std::uint8_t>(-static_cast<int>((pos >= start) & (pos < stop)));
+      const auto pos = static_cast<std::uint32_t>(row + j);
+      const auto in_mac =
+          static_cast<std::uint8_t>(ct_mask_ge_u32(pos, start) & ct_mask_lt_u32(pos, stop));
       rotated[j] = static_cast<std::uint8_t>(rotated[j] | (data[scan_start + row + j] & in_mac));
-      rotate_offset |= j & ct_mask_eq(row + j, mac_start - scan_start);
+      rotate_offset |= j & ct_mask_eq_u32(pos, start);
     }
   }
   // Rotate left by rotate_offset one bit of the offset at a time. The buffer holds two copies
@@ -78,15 +81,18 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   std::size_t good = ct_mask_ge(len, pad + 1 + mac_len);
   const std::size_t to_check = len < 256 ? len : 256;
   const std::uint8_t* tail = data.data() + (len - to_check);
-  const int first_pad = static_cast<int>(to_check) - 1 - static_cast<int>(pad);  // secret
+  // Byte t of the tail is padding when t + pad >= to_check - 1 (no negative numbers needed).
+  const auto last = static_cast<std::uint32_t>(to_check - 1);
+  const auto pad32 = static_cast<std::uint32_t>(pad);  // secret
   std::uint8_t bad = 0;
   for (std::size_t t = 0; t < to_check; ++t) {
-    const auto in_pad = static_cast<std::uint8_t>(-static_cast<int>(static_cast<int>(t) >= first_pad));
+    const auto in_pad = static_cast<std::uint8_t>(ct_mask_ge_u32(static_cast<std::uint32_t>(t) + pad32, last));
     bad = static_cast<std::uint8_t>(bad | (in_pad & (tail[t] ^ static_cast<std::uint8_t>(pad))));
   }
   good &= ct_mask_eq(bad, 0);
   pad &= good;  // bad padding: carry on as if there were none, so the work stays the same
-  const std::size_t plaintext_len = len - mac_len - 1 - pad;
+  // Not const: declassifying it below must reach the value the return uses.
+  std::size_t plaintext_len = len - mac_len - 1 - pad;
 
   // MAC over aad_prefix | length | plaintext, for a plaintext length known to be at least
   // len - mac_len - 256 (the longest padding) and at most len - mac_len - 1.

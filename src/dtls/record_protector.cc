@@ -520,7 +520,9 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
           return Error::kAuthFailed;
         }
         (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len}, {body, enc_len});
-        // The MAC already vouched for the bytes; the padding can be checked plainly.
+        // The MAC already vouched for the bytes, so they are no secret of the keys any more:
+        // the padding can be checked plainly.
+        WS_CT_DECLASSIFY(body, enc_len);
         const std::size_t pad = body[enc_len - 1];
         bool pad_ok = pad + 1 <= enc_len;
         for (std::size_t i = 0; pad_ok && i <= pad; ++i) {
@@ -570,6 +572,8 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
     }
   }
 
+  // Authenticated: the plaintext is the caller's now, and no longer a secret of the keys.
+  WS_CT_DECLASSIFY(inner.data(), inner.size());
   ContentType type = r.type;
   if (!cid.empty()) {
     // DTLSInnerPlaintext: content | real type | zeros. The real type is the last non-zero byte.

@@ -221,6 +221,7 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
     s.streams.rtp_window(*s.streams.find(lane.ssrc)).mark(lane.index);
     lane.job->status = {};
     lane.job->length = lane.plain_len;
+    WS_CT_DECLASSIFY(lane.job->buffer.data(), lane.plain_len);  // authenticated plaintext
   }
   c.count = 0;
 }
@@ -277,10 +278,12 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
   if (decrypts != 0) {
     km.rtp.ctr->apply_batch({c.ctr.data(), decrypts});
     for (std::size_t d = 0; d < decrypts; ++d) {
+      PacketJob& job = *decrypted[d]->job;
       if (!c.ctr[d].status) {
-        PacketJob& job = *decrypted[d]->job;
         secure_wipe(job.buffer.data(), decrypted[d]->plain_len);
         job.status = s.count_drop(c.ctr[d].status.error());
+      } else {
+        WS_CT_DECLASSIFY(job.buffer.data(), decrypted[d]->plain_len);  // authenticated plaintext
       }
     }
   }

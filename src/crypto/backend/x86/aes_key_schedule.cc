@@ -5,18 +5,15 @@
 namespace wireseal::crypto::detail {
 namespace {
 
+// gf_mul multiplies in GF(2^8) without a branch on either operand: the key expansion feeds
+// it key bytes.
 std::uint8_t gf_mul(std::uint8_t a, std::uint8_t b) noexcept {
   std::uint8_t p = 0;
   for (int i = 0; i < 8; ++i) {
-    if ((b & 1) != 0) {
-      p ^= a;
-    }
-    const bool carry = (a & 0x80) != 0;
-    a = static_cast<std::uint8_t>(a << 1);
-    if (carry) {
-      a ^= 0x1b;
-    }
-    b >>= 1;
+    p = static_cast<std::uint8_t>(p ^ (a & -(b & 1)));
+    const auto carry = static_cast<std::uint8_t>(-(a >> 7));
+    a = static_cast<std::uint8_t>((a << 1) ^ (0x1b & carry));
+    b = static_cast<std::uint8_t>(b >> 1);
   }
   return p;
 }
@@ -26,20 +23,17 @@ std::uint8_t rotl8(std::uint8_t x, int n) noexcept {
 }
 
 // sbox computes the AES S-box from its definition (multiplicative inverse in GF(2^8), then the
-// affine map), so no 256-entry table has to be transcribed.
+// affine map), so no 256-entry table has to be transcribed, and no table lookup indexed by a
+// key byte leaks it through the cache. x^254 is x^-1 for x != 0 and 0 for x = 0, as AES wants;
+// the square-and-multiply chain depends only on the public exponent.
 std::uint8_t sbox(std::uint8_t x) noexcept {
-  std::uint8_t inv = 0;
-  if (x != 0) {
-    // x^254 = x^-1 in GF(2^8).
-    std::uint8_t result = 1;
-    std::uint8_t base = x;
-    for (int e = 254; e > 0; e >>= 1) {
-      if ((e & 1) != 0) {
-        result = gf_mul(result, base);
-      }
-      base = gf_mul(base, base);
+  std::uint8_t inv = 1;
+  std::uint8_t base = x;
+  for (int e = 254; e > 0; e >>= 1) {
+    if ((e & 1) != 0) {
+      inv = gf_mul(inv, base);
     }
-    inv = result;
+    base = gf_mul(base, base);
   }
   return static_cast<std::uint8_t>(inv ^ rotl8(inv, 1) ^ rotl8(inv, 2) ^ rotl8(inv, 3) ^
                                    rotl8(inv, 4) ^ 0x63);
