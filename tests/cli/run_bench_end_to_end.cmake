@@ -1,6 +1,7 @@
 # `wireseal bench` end to end through its child process, wireseal-bench-runner: --list, one
-# tiny run (the table on stdout, progress on stderr, --out JSON), and the message for a
-# runner that does not exist. Inputs: CLI (the binary), WORK_DIR (scratch).
+# tiny run (the table on stdout, progress on stderr, --out JSON), the message for a runner
+# that does not exist, and a failed benchmark reported by a stand-in runner.
+# Inputs: CLI (the binary), WORK_DIR (scratch).
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(filter "^crypto/aes128gcm_seal/(wireseal|openssl)/16$")
@@ -53,3 +54,32 @@ if(NOT named EQUAL -1 AND NOT rc EQUAL 0)
   set(failed_clearly TRUE)
 endif()
 expect(failed_clearly "a missing runner must fail with a message naming it")
+
+# 4. A failed benchmark, as the runner reports it (protocol: bench/results_stream.h), from a
+# stand-in runner: its row is still shown, a FAILED line names it, and the exit status is 1.
+set(fake_runner "${WORK_DIR}/fake-runner")
+file(WRITE "${fake_runner}" [=[#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_list_tests=true) echo crypto/fake_op/wireseal/16; exit 0 ;;
+    --results_fd=3)
+      echo '{"name": "crypto/fake_op/wireseal/16", "runs": [{"real_time_ns": 10,' \
+           '"bytes_per_op": 0, "allocs_per_op": 0, "payload_bytes": 16}],' \
+           '"error": "operation failed"}' >&3
+      exit 0 ;;
+  esac
+done
+exit 2
+]=])
+file(CHMOD "${fake_runner}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+set(ENV{WIRESEAL_BENCH_RUNNER} "${fake_runner}")
+run_cli(bench --filter fake_op --repetitions 1)
+unset(ENV{WIRESEAL_BENCH_RUNNER})
+string(REGEX MATCH "\ncrypto/fake_op +16 +10.0 +1600 +0 +0 +- +-\n" fake_row "\n${out}")
+expect(fake_row "no row for the failed benchmark's repetitions")
+string(FIND "${err}" "FAILED crypto/fake_op/wireseal/16: operation failed" failed_line)
+set(reported_failure FALSE)
+if(NOT failed_line EQUAL -1 AND rc EQUAL 1)
+  set(reported_failure TRUE)
+endif()
+expect(reported_failure "a failed benchmark must be named on stderr and exit with status 1")
