@@ -99,8 +99,7 @@ MacCtx new_hmac(crypto::HashAlgorithm hash, In key) {
 
 }  // namespace
 
-DtlsCrypto::DtlsCrypto(RecordCipher cipher, const dtls::DirectionKeys& keys,
-                       bool encrypt_then_mac)
+DtlsCrypto::DtlsCrypto(RecordCipher cipher, const dtls::DirectionKeys& keys, bool encrypt_then_mac)
     : info_(dtls::info(cipher)), etm_(encrypt_then_mac) {
   if (info_.kind == CipherKind::kAead) {
     aead.emplace(aead_name(cipher), keys.enc_key, info_.tag_len, 12);
@@ -134,16 +133,41 @@ bool DtlsCrypto::mac(const std::uint8_t* pseudo, const std::uint8_t* data, std::
   EVP_MAC_CTX* ctx = hmac_.get();
   std::size_t out_len = 0;
   // NULL key: restart with the key scheduled at construction.
-  return EVP_MAC_init(ctx, nullptr, 0, nullptr) == 1 &&
-         EVP_MAC_update(ctx, pseudo, kHeader) == 1 && EVP_MAC_update(ctx, data, len) == 1 &&
+  return EVP_MAC_init(ctx, nullptr, 0, nullptr) == 1 && EVP_MAC_update(ctx, pseudo, kHeader) == 1 &&
+         EVP_MAC_update(ctx, data, len) == 1 &&
          EVP_MAC_final(ctx, out, &out_len, info_.tag_len) == 1 && out_len == info_.tag_len;
+}
+
+// ----------------------------------------------------------------------------- CBC IVs
+
+CbcIvGenerator::CbcIvGenerator() {
+  std::uint8_t key[16];
+  if (RAND_bytes(key, sizeof(key)) != 1 || RAND_bytes(counter_block_, 8) != 1) {
+    throw std::runtime_error("openssl dtls baseline: RAND_bytes");
+  }
+  ctr_.emplace("AES-128-CTR", key, true);
+  OPENSSL_cleanse(key, sizeof(key));
+}
+
+bool CbcIvGenerator::next(std::uint8_t* iv) noexcept {
+  static constexpr std::uint8_t kZeros[16] = {};
+  // The keystream block for this counter is the IV.
+  if (!ctr_->apply(counter_block_, kZeros, {iv, kCbcIv})) {
+    return false;
+  }
+  store_be(counter_block_ + 8, load_be(counter_block_ + 8, 8) + 1, 8);
+  return true;
 }
 
 // ----------------------------------------------------------------------------- sealer
 
 DtlsSealer::DtlsSealer(RecordCipher cipher, const dtls::DirectionKeys& keys, std::uint16_t epoch,
                        bool encrypt_then_mac, std::uint64_t first_sequence)
-    : crypto_(cipher, keys, encrypt_then_mac), epoch_(epoch), next_sequence_(first_sequence) {}
+    : crypto_(cipher, keys, encrypt_then_mac), epoch_(epoch), next_sequence_(first_sequence) {
+  if (crypto_.info().kind == CipherKind::kCbc) {
+    iv_generator_.emplace();
+  }
+}
 
 std::size_t DtlsSealer::payload_offset() const noexcept {
   return kHeader + crypto_.info().explicit_nonce_len;
@@ -188,7 +212,7 @@ std::size_t DtlsSealer::seal(std::uint8_t type, std::size_t n,
     }
   } else {
     std::uint8_t* iv = rec + kHeader;
-    if (RAND_bytes(iv, static_cast<int>(kCbcIv)) != 1) {
+    if (!iv_generator_->next(iv)) {
       return 0;
     }
     if (crypto_.etm()) {

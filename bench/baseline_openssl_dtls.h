@@ -8,7 +8,9 @@
 //   (openssl::Aead); per record the nonce and AAD are built on the stack, then
 //   EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce), AAD update, data update, final, tag.
 // - CBC: AES-CBC keyed once without EVP padding (openssl::Cipher), HMAC through one EVP_MAC_CTX
-//   restarted per record with EVP_MAC_init(ctx, NULL, 0, NULL), the IV from RAND_bytes.
+//   restarted per record with EVP_MAC_init(ctx, NULL, 0, NULL), the IV from a per-sealer
+//   AES-128-CTR generator keyed once from RAND_bytes (CbcIvGenerator: the same kind of IV
+//   source as wireseal's sealer, so both rows pay one AES block per IV, not a RAND_bytes call).
 //   MAC-then-encrypt (RFC 5246) or encrypt-then-MAC (RFC 7366), minimal padding.
 // - The header, explicit nonce / IV and tag are written straight into the record buffer and the
 //   payload is protected in place, as wireseal does.
@@ -54,6 +56,21 @@ class DtlsCrypto {
   MacCtx hmac_;
 };
 
+// CbcIvGenerator makes unpredictable CBC IVs as wireseal's RecordSealer does: E(K, nonce ||
+// counter) with AES-128-CTR, K and the nonce drawn from RAND_bytes once at construction, the
+// 64-bit counter incremented per IV. Per IV: one IV reset of a keyed EVP context and one
+// block, no lock, no allocation.
+class CbcIvGenerator {
+ public:
+  CbcIvGenerator();  // throws std::runtime_error when RAND_bytes or the cipher fails
+  // next writes the next 16-byte IV to `iv`; false on failure.
+  bool next(std::uint8_t* iv) noexcept;
+
+ private:
+  std::optional<Cipher> ctr_;
+  std::uint8_t counter_block_[16] = {};  // nonce (8) || counter (8)
+};
+
 class DtlsSealer {
  public:
   DtlsSealer(dtls::RecordCipher cipher, const dtls::DirectionKeys& keys, std::uint16_t epoch,
@@ -68,6 +85,7 @@ class DtlsSealer {
 
  private:
   DtlsCrypto crypto_;
+  std::optional<CbcIvGenerator> iv_generator_;  // CBC suites only
   std::uint16_t epoch_;
   std::uint64_t next_sequence_;
 };

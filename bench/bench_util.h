@@ -40,7 +40,7 @@ std::string benchmark_name(std::string_view suite, std::string_view op, std::str
                            std::size_t size);
 
 // registered_names lists every benchmark registered through register_op, in registration
-// (and so run) order. The CLI counts the ones its filter selects for the progress display.
+// (and so run) order; the short profile's filter is built from their suite prefixes.
 const std::vector<std::string>& registered_names();
 
 // Timed is what a suite's fixture factory returns: the operation to time (a callable returning

@@ -54,8 +54,8 @@ inline constexpr CipherCase kCipherCases[] = {
 // key_block returns a deterministic key block of the right size for `cipher`.
 dtls::KeyBlock key_block(dtls::RecordCipher cipher);
 
-// record_options: the defaults (RAND_bytes CBC IVs, 64-record replay window, Backend::kAuto)
-// with the case's MAC order.
+// record_options: the defaults (CBC IVs from the sealer's own AES-CTR generator, 64-record
+// replay window, Backend::kAuto) with the case's MAC order.
 inline dtls::RecordOptions record_options(const CipherCase& c) {
   dtls::RecordOptions options;
   options.encrypt_then_mac = c.etm;
@@ -67,8 +67,7 @@ inline dtls::RecordOptions record_options(const CipherCase& c) {
 class WiresealSealer {
  public:
   WiresealSealer(const CipherCase& c, const dtls::DirectionKeys& keys)
-      : sealer_(c.cipher, keys, kEpoch, record_options(c),
-                kFirstSequence) {}
+      : sealer_(c.cipher, keys, kEpoch, record_options(c), kFirstSequence) {}
   std::size_t payload_offset() const noexcept { return sealer_.payload_offset(); }
   std::size_t sealed_size(std::size_t n) const noexcept { return sealer_.sealed_size(n); }
   bool seal(std::size_t n, std::span<std::uint8_t> record) noexcept {

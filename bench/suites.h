@@ -1,7 +1,8 @@
 #pragma once
-// The suite registry: every benchmark family wireseal has, in run order. The standalone
-// benchmark binary and `wireseal bench` both register through here, so a new suite (dtls/,
-// srtp/, smb/) becomes visible to both by adding one row to the table in suites.cc.
+// The suite registry: every benchmark family wireseal has, in run order. The benchmark runner
+// (bench_main.cc) registers through here, and `wireseal bench` runs and lists the benchmarks
+// through the runner, so a new suite (dtls/, srtp/, smb/) becomes visible to both by adding
+// one row to the table in suites.cc.
 
 #include <span>
 #include <string>
@@ -10,8 +11,8 @@
 namespace wireseal::bench {
 
 struct Suite {
-  std::string_view name;      // "crypto/aead": the family, for --help and docs
-  void (*register_fn)();      // registers the family's benchmarks with Google Benchmark
+  std::string_view name;  // "crypto/aead": the family, for --help and docs
+  void (*register_fn)();  // registers the family's benchmarks with Google Benchmark
 };
 
 // suites lists every suite in run order.
@@ -29,9 +30,10 @@ void register_dtls_record();
 void register_dtls_batch();
 
 // short_profile_filter is the filter `wireseal bench` uses in its short (default) profile when
-// no --filter is given: every registered benchmark, except that a suite whose grid is too large
-// for the profile's time budget (dtls/: 13 ciphers x 2 directions x 11 sizes x 2 impls) runs
-// only its representative subset from kShortSubsets in suites.cc. Empty when nothing is cut.
+// no --filter is given (the CLI asks the runner, --short_profile_filter): every registered
+// benchmark, except that a suite whose grid is too large for the profile's time budget (dtls/:
+// 13 ciphers x 2 directions x 11 sizes x 2 impls) runs only its representative subset from
+// kShortSubsets in suites.cc. Empty when nothing is cut.
 std::string short_profile_filter();
 
 }  // namespace wireseal::bench

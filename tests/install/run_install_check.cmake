@@ -1,5 +1,6 @@
 # Installs the built library into a scratch prefix, then builds the consumer two ways:
-# with find_package(wireseal) and with pkg-config. Run by ctest as install.consumer.
+# with find_package(wireseal) and with pkg-config, and checks that the installed CLI finds its
+# benchmark runner. Run by ctest as install.consumer.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 
@@ -31,3 +32,14 @@ separate_arguments(flags UNIX_COMMAND "${flags}")
 run(${CXX} "${SOURCE_DIR}/consumer/main.cc" -o "${WORK_DIR}/pc-consumer" ${flags})
 run("${WORK_DIR}/pc-consumer")
 message(STATUS "pkg-config consumer: ${last_output}")
+
+# 3. The installed CLI finds the installed benchmark runner (libexec/wireseal/, relative to
+# bin/) without help: `wireseal bench --list` answers from the runner's registry.
+if(EXISTS "${prefix}/bin/wireseal")
+  unset(ENV{WIRESEAL_BENCH_RUNNER})
+  run("${prefix}/bin/wireseal" bench --list --filter "^crypto/aes128gcm_seal/wireseal/16$")
+  if(NOT last_output STREQUAL "crypto/aes128gcm_seal/wireseal/16\n")
+    message(FATAL_ERROR "installed wireseal bench --list printed:\n${last_output}")
+  endif()
+  message(STATUS "installed wireseal bench finds its runner")
+endif()

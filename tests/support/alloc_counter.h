@@ -1,9 +1,11 @@
 #pragma once
 // A counting global allocator for tests and benchmarks.
 //
-// Linking alloc_counter.cc into a binary replaces global operator new/delete (and counts
-// malloc-family calls made through them). Counters are per thread so that a benchmark or test
-// thread measures only its own allocations.
+// Linking alloc_counter.cc into a binary replaces every global operator new/delete (plain,
+// array, nothrow, aligned) and the C allocation functions (malloc, calloc, realloc,
+// posix_memalign, aligned_alloc, memalign, valloc, pvalloc), and counts each allocation.
+// Counters are per thread so that a benchmark or test thread measures only its own
+// allocations.
 
 #include <cstddef>
 #include <cstdint>

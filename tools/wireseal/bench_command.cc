@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "bench/suites.h"
 #include "bench_compare.h"
 #include "bench_report.h"
 #include "bench_results.h"
@@ -32,7 +31,7 @@ constexpr Profile kFull{10, 0.2};
 
 struct Options {
   std::string profile = "short";
-  int repetitions = 0;   // 0: the profile's
+  int repetitions = 0;    // 0: the profile's
   double min_time_s = 0;  // 0: the profile's
   std::string filter;
   std::string format = "table";
@@ -52,7 +51,8 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 int run_compare(const Options& opt) {
-  const Comparison c = compare(load_results(opt.compare_paths[0]), load_results(opt.compare_paths[1]));
+  const Comparison c =
+      compare(load_results(opt.compare_paths[0]), load_results(opt.compare_paths[1]));
   for (const std::string& w : c.warnings) {
     fmt::print(stderr, "warning: {}\n", w);
   }
@@ -67,12 +67,13 @@ int run_compare(const Options& opt) {
 }
 
 // effective_filter: an explicit --filter, or in the short profile the registry's subset that
-// keeps large grids (dtls/) within the profile's time budget; --profile full runs everything.
+// keeps large grids (dtls/) within the profile's time budget (the runner knows it: the subsets
+// live with the suites); --profile full runs everything.
 std::string effective_filter(const Options& opt) {
   if (!opt.filter.empty() || opt.profile != "short") {
     return opt.filter;
   }
-  return bench::short_profile_filter();
+  return short_profile_filter();
 }
 
 int run_bench(const Options& opt) {
@@ -140,17 +141,21 @@ Run set_up_bench(CLI::App& command) {
       "  wireseal bench --compare base.json new.json\n"
       "  wireseal bench --load base.json --svg throughput.svg\n"
       "See docs/BENCHMARKING.md.");
-  command.add_option("--profile", opt->profile,
-                     fmt::format("short: {} repetitions x {} s min time (about a minute; without "
-                                 "--filter only a subset of the dtls/ grid); full: {} x {} s",
-                                 kShort.repetitions, kShort.min_time_s, kFull.repetitions,
-                                 kFull.min_time_s))
+  command
+      .add_option(
+          "--profile", opt->profile,
+          fmt::format("short: {} repetitions x {} s min time (about a minute; without "
+                      "--filter only a subset of the dtls/ grid); full: {} x {} s",
+                      kShort.repetitions, kShort.min_time_s, kFull.repetitions, kFull.min_time_s))
       ->check(CLI::IsMember({"short", "full"}))
       ->capture_default_str();
-  command.add_option("--repetitions", opt->repetitions, "Repetitions per benchmark (overrides the profile)")
+  command
+      .add_option("--repetitions", opt->repetitions,
+                  "Repetitions per benchmark (overrides the profile)")
       ->check(CLI::Range(1, 1000));
-  command.add_option("--min-time", opt->min_time_s,
-                     "Minimum seconds per repetition (overrides the profile)")
+  command
+      .add_option("--min-time", opt->min_time_s,
+                  "Minimum seconds per repetition (overrides the profile)")
       ->check(CLI::Range(0.0001, 60.0));
   command.add_option("--filter", opt->filter,
                      "Regex selecting benchmarks by name, suite/op/impl/size (as "
@@ -163,8 +168,9 @@ Run set_up_bench(CLI::App& command) {
   command.add_option("--svg", opt->svg_path, "Write an SVG plot of MB/s against payload size");
   command.add_option("--load", opt->load_path, "Report a saved --out file instead of running")
       ->check(CLI::ExistingFile);
-  command.add_option("--compare", opt->compare_paths,
-                     "Compare two --out files: OLD.json NEW.json (Mann-Whitney U per row)")
+  command
+      .add_option("--compare", opt->compare_paths,
+                  "Compare two --out files: OLD.json NEW.json (Mann-Whitney U per row)")
       ->expected(2)
       ->check(CLI::ExistingFile);
   command.add_flag("--list", opt->list, "List the benchmarks the filter selects, then exit");

@@ -1,21 +1,93 @@
 #include "bench_runner.h"
 
-#include <benchmark/benchmark.h>
 #include <fmt/core.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
 #include <string_view>
 
-#include "bench/bench_util.h"
-#include "bench/suites.h"
+#include "subprocess.h"
 
 namespace wireseal::cli {
 namespace {
+
+namespace fs = std::filesystem;
+
+// Both come from tools/wireseal/CMakeLists.txt: the runner's file name, and where the install
+// puts it relative to the directory the CLI is installed in.
+constexpr const char* kRunnerName = WIRESEAL_BENCH_RUNNER_NAME;
+constexpr const char* kRunnerInstallDir = WIRESEAL_BENCH_RUNNER_RELATIVE_DIR;
+constexpr const char* kRunnerVariable = "WIRESEAL_BENCH_RUNNER";
+
+// The runner streams results on this descriptor; its stdout is sent to our stderr meanwhile.
+constexpr int kResultsFd = 3;
+
+bool is_executable_file(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
+}
+
+fs::path own_directory() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    throw std::runtime_error("cannot locate the wireseal executable: " + ec.message());
+  }
+  return self.parent_path();
+}
+
+fs::path find_bench_runner() {
+  if (const char* forced = std::getenv(kRunnerVariable); forced != nullptr && *forced != '\0') {
+    if (!is_executable_file(forced)) {
+      throw std::runtime_error(
+          fmt::format("{}={} is not an executable file", kRunnerVariable, forced));
+    }
+    return forced;
+  }
+  const fs::path dir = own_directory();
+  const fs::path next_to_cli = dir / kRunnerName;
+  const fs::path installed = (dir / kRunnerInstallDir / kRunnerName).lexically_normal();
+  for (const fs::path& candidate : {next_to_cli, installed}) {
+    if (is_executable_file(candidate)) {
+      return candidate;
+    }
+  }
+  throw std::runtime_error(
+      fmt::format("cannot find the benchmark runner: neither {} nor {} exists (build the "
+                  "wireseal_bench_runner target, or set {})",
+                  next_to_cli.string(), installed.string(), kRunnerVariable));
+}
+
+// check_exit turns a failed runner into an exception; the runner said why on stderr.
+void check_exit(Subprocess& runner) {
+  if (const int status = runner.wait(); status != 0) {
+    throw std::runtime_error(fmt::format("{} failed (exit status {})", kRunnerName, status));
+  }
+}
+
+// runner_output runs the runner with `args` and returns the lines it prints on stdout.
+std::vector<std::string> runner_output(const std::vector<std::string>& args) {
+  Subprocess runner(find_bench_runner(), args, STDOUT_FILENO);
+  std::vector<std::string> lines;
+  std::string line;
+  while (runner.read_line(line)) {
+    lines.push_back(std::move(line));
+  }
+  check_exit(runner);
+  return lines;
+}
+
+// registered_benchmarks lists every benchmark the runner has, in registration (run) order.
+std::vector<std::string> registered_benchmarks() {
+  return runner_output({"--benchmark_list_tests=true"});
+}
 
 struct ParsedName {
   std::string op;  // "suite/op"
@@ -46,73 +118,16 @@ struct Samples {
   std::vector<double> ns, bytes, allocs, payload;
 };
 
-// CollectingReporter keeps every repetition and draws the progress line. Google Benchmark
-// reports a benchmark once all its repetitions are done, so the line advances per benchmark.
-class CollectingReporter final : public benchmark::BenchmarkReporter {
+// ProgressLine draws "[ done/total] seconds name" on stderr: rewritten in place on a
+// terminal, one line per benchmark otherwise. It advances once per benchmark, when all its
+// repetitions are done (that is when the runner reports it).
+class ProgressLine {
  public:
-  explicit CollectingReporter(std::size_t total)
+  explicit ProgressLine(std::size_t total)
       : total_(total), tty_(isatty(fileno(stderr)) != 0), start_(Clock::now()) {}
 
-  bool ReportContext(const Context& /*context*/) override { return true; }
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    if (runs.empty()) {
-      return;
-    }
-    // Google Benchmark calls this twice per benchmark when it repeats: once with the
-    // repetitions, once with its own aggregates (mean, median, ...), which we skip: medians
-    // are taken here, over the repetitions.
-    if (runs.front().run_type != Run::RT_Iteration) {
-      return;
-    }
-    const std::string name = runs.front().benchmark_name();
-    for (const Run& run : runs) {
-      if (run.error_occurred) {
-        errors_.push_back(fmt::format("{}: {}", name, run.error_message));
-        break;
-      }
-      add_sample(run);
-    }
+  void advance(const std::string& name) {
     ++done_;
-    progress(name);
-  }
-
-  void Finalize() override {
-    if (tty_) {
-      fmt::print(stderr, "\r\033[K");
-    }
-    fmt::print(stderr, "ran {} benchmarks in {:.0f} s\n", done_, elapsed_s());
-  }
-
-  std::vector<Samples>& samples() { return samples_; }
-  std::vector<std::string>& errors() { return errors_; }
-  std::size_t done() const { return done_; }
-
- private:
-  using Clock = std::chrono::steady_clock;
-
-  void add_sample(const Run& run) {
-    const std::string name = run.benchmark_name();
-    auto it = index_.find(name);
-    if (it == index_.end()) {
-      it = index_.emplace(name, samples_.size()).first;
-      samples_.push_back(Samples{parse_name(name), {}, {}, {}, {}});
-    }
-    Samples& s = samples_[it->second];
-    const auto counter = [&run](const char* key) {
-      const auto c = run.counters.find(key);
-      return c == run.counters.end() ? 0.0 : c->second.value;
-    };
-    s.ns.push_back(run.GetAdjustedRealTime());
-    s.bytes.push_back(counter("B/op"));
-    s.allocs.push_back(counter("allocs/op"));
-    // bytes_per_second is a rate over CPU time; times CPU time per op gives the payload per op.
-    const double cpu_s_per_op =
-        run.cpu_accumulated_time / static_cast<double>(run.iterations > 0 ? run.iterations : 1);
-    s.payload.push_back(counter("bytes_per_second") * cpu_s_per_op);
-  }
-
-  void progress(const std::string& name) {
     const std::string line =
         fmt::format("[{:>{}}/{}] {:4.0f}s {}", done_, fmt::formatted_size("{}", total_), total_,
                     elapsed_s(), name);
@@ -124,14 +139,64 @@ class CollectingReporter final : public benchmark::BenchmarkReporter {
     std::fflush(stderr);
   }
 
-  double elapsed_s() const {
-    return std::chrono::duration<double>(Clock::now() - start_).count();
+  void finish() const {
+    if (tty_) {
+      fmt::print(stderr, "\r\033[K");
+    }
+    fmt::print(stderr, "ran {} benchmarks in {:.0f} s\n", done_, elapsed_s());
   }
+
+  std::size_t done() const { return done_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   std::size_t total_;
   bool tty_;
   Clock::time_point start_;
   std::size_t done_ = 0;
+};
+
+// ResultCollector gathers the runner's result lines (protocol: bench/results_stream.h) into
+// per-benchmark samples, in run order.
+class ResultCollector {
+ public:
+  // add takes one result line and returns the benchmark's name.
+  std::string add(const std::string& line) {
+    try {
+      const nlohmann::json result = nlohmann::json::parse(line);
+      const std::string name = result.at("name").get<std::string>();
+      for (const nlohmann::json& run : result.at("runs")) {
+        add_sample(name, run);
+      }
+      if (const auto error = result.find("error"); error != result.end()) {
+        errors_.push_back(fmt::format("{}: {}", name, error->get<std::string>()));
+      }
+      return name;
+    } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error(fmt::format("unreadable result from {}: {}", kRunnerName, e.what()));
+    }
+  }
+
+  std::vector<Samples>& samples() { return samples_; }
+  std::vector<std::string>& errors() { return errors_; }
+
+ private:
+  void add_sample(const std::string& name, const nlohmann::json& run) {
+    auto it = index_.find(name);
+    if (it == index_.end()) {
+      it = index_.emplace(name, samples_.size()).first;
+      samples_.push_back(Samples{parse_name(name), {}, {}, {}, {}});
+    }
+    Samples& s = samples_[it->second];
+    s.ns.push_back(run.at("real_time_ns").get<double>());
+    s.bytes.push_back(run.at("bytes_per_op").get<double>());
+    s.allocs.push_back(run.at("allocs_per_op").get<double>());
+    s.payload.push_back(run.at("payload_bytes").get<double>());
+  }
+
   std::vector<Samples> samples_;
   std::map<std::string, std::size_t> index_;
   std::vector<std::string> errors_;
@@ -151,10 +216,17 @@ BenchRow to_row(Samples& s) {
   return row;
 }
 
+// runner_arguments hands the run's settings to the runner as Google Benchmark flags.
+std::vector<std::string> runner_arguments(const BenchConfig& config) {
+  return {fmt::format("--benchmark_filter={}", config.filter.empty() ? "." : config.filter),
+          fmt::format("--benchmark_min_time={}", config.min_time_s),
+          fmt::format("--benchmark_repetitions={}", config.repetitions),
+          fmt::format("--results_fd={}", kResultsFd)};
+}
+
 }  // namespace
 
 std::vector<std::string> selected_benchmarks(const std::string& filter) {
-  bench::register_all_suites();
   std::string_view spec = filter;
   bool negate = false;
   if (!spec.empty() && spec.front() == '-') {
@@ -167,12 +239,17 @@ std::vector<std::string> selected_benchmarks(const std::string& filter) {
   // Google Benchmark compiles the filter as a POSIX extended regex and searches the name.
   const std::regex re(std::string(spec), std::regex::extended);
   std::vector<std::string> out;
-  for (const std::string& name : bench::registered_names()) {
+  for (std::string& name : registered_benchmarks()) {
     if (std::regex_search(name, re) != negate) {
-      out.push_back(name);
+      out.push_back(std::move(name));
     }
   }
   return out;
+}
+
+std::string short_profile_filter() {
+  const std::vector<std::string> lines = runner_output({"--short_profile_filter"});
+  return lines.empty() ? std::string() : lines.front();
 }
 
 RunOutcome run_benchmarks(const BenchConfig& config) {
@@ -180,25 +257,20 @@ RunOutcome run_benchmarks(const BenchConfig& config) {
   if (total == 0) {
     throw std::runtime_error(fmt::format("no benchmark matches --filter '{}'", config.filter));
   }
-  // Google Benchmark takes its settings as flags; hand them over as an argv.
-  std::vector<std::string> args = {
-      "wireseal", fmt::format("--benchmark_min_time={}", config.min_time_s),
-      fmt::format("--benchmark_repetitions={}", config.repetitions)};
-  std::vector<char*> argv;
-  for (std::string& a : args) {
-    argv.push_back(a.data());
+  Subprocess runner(find_bench_runner(), runner_arguments(config), kResultsFd);
+  ProgressLine progress(total);
+  ResultCollector collector;
+  std::string line;
+  while (runner.read_line(line)) {
+    progress.advance(collector.add(line));
   }
-  argv.push_back(nullptr);
-  int argc = static_cast<int>(args.size());
-  benchmark::Initialize(&argc, argv.data());
-
-  CollectingReporter reporter(total);
-  benchmark::RunSpecifiedBenchmarks(&reporter, config.filter.empty() ? "." : config.filter);
+  check_exit(runner);
+  progress.finish();
 
   RunOutcome outcome;
-  outcome.benchmarks_run = reporter.done();
-  outcome.errors = std::move(reporter.errors());
-  for (Samples& s : reporter.samples()) {
+  outcome.benchmarks_run = progress.done();
+  outcome.errors = std::move(collector.errors());
+  for (Samples& s : collector.samples()) {
     outcome.rows.push_back(to_row(s));
   }
   return outcome;

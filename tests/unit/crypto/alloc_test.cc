@@ -5,10 +5,14 @@
 // Inside a measured loop nothing may allocate, including gtest: results are collected in plain
 // variables and asserted after the scope closes.
 #include <gtest/gtest.h>
+#include <malloc.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -60,6 +64,167 @@ TEST(AllocCounter, CountsNewAndMalloc) {
   EXPECT_EQ(scope.delta().count, 3u);
 }
 
+// Every allocation function the counter replaces, each called once and freed with its match.
+// A function that bypassed the counter would make the zero-allocation tests blind to it.
+// Results go through g_malloc_sink so the optimiser cannot drop an allocation/free pair.
+constexpr std::size_t kOverAligned = 64;
+constexpr std::align_val_t kOverAlignedNew{kOverAligned};
+// A new-expression of this type calls the aligned operator new the compiler picks itself.
+struct alignas(kOverAligned) OverAligned {
+  unsigned char bytes[2 * kOverAligned];  // over 100 bytes, like every other call below
+};
+OverAligned* volatile g_over_aligned_sink = nullptr;
+
+struct AllocationFunction {
+  const char* name;
+  std::size_t alignment;                  // the result must be a multiple of this
+  std::uintptr_t (*allocate_and_free)();  // returns the address it got (0: none)
+};
+
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
+// address_of records where an allocation landed, taken before the block is freed.
+std::uintptr_t address_of(void* p) {
+  g_malloc_sink = p;
+  return reinterpret_cast<std::uintptr_t>(p);
+}
+
+std::uintptr_t keep_and_free(void* p) {
+  const std::uintptr_t address = address_of(p);
+  std::free(p);
+  return address;
+}
+
+const AllocationFunction kAllocationFunctions[] = {
+    {"operator new", alignof(std::max_align_t),
+     [] {
+       void* p = ::operator new(100);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete(p);
+       return address;
+     }},
+    {"operator new[]", alignof(std::max_align_t),
+     [] {
+       void* p = ::operator new[](100);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete[](p);
+       return address;
+     }},
+    {"operator new(nothrow)", alignof(std::max_align_t),
+     [] {
+       void* p = ::operator new(100, std::nothrow);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete(p, std::nothrow);
+       return address;
+     }},
+    {"operator new[](nothrow)", alignof(std::max_align_t),
+     [] {
+       void* p = ::operator new[](100, std::nothrow);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete[](p, std::nothrow);
+       return address;
+     }},
+    {"operator new(align_val_t)", kOverAligned,
+     [] {
+       void* p = ::operator new(100, kOverAlignedNew);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete(p, kOverAlignedNew);
+       return address;
+     }},
+    {"operator new[](align_val_t)", kOverAligned,
+     [] {
+       void* p = ::operator new[](100, kOverAlignedNew);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete[](p, kOverAlignedNew);
+       return address;
+     }},
+    {"operator new(align_val_t, nothrow)", kOverAligned,
+     [] {
+       void* p = ::operator new(100, kOverAlignedNew, std::nothrow);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete(p, kOverAlignedNew, std::nothrow);
+       return address;
+     }},
+    {"operator new[](align_val_t, nothrow)", kOverAligned,
+     [] {
+       void* p = ::operator new[](100, kOverAlignedNew, std::nothrow);
+       const std::uintptr_t address = address_of(p);
+       ::operator delete[](p, kOverAlignedNew, std::nothrow);
+       return address;
+     }},
+    {"new OverAligned", kOverAligned,
+     [] {
+       g_over_aligned_sink = new OverAligned;
+       const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(g_over_aligned_sink);
+       delete g_over_aligned_sink;
+       return address;
+     }},
+    {"malloc", alignof(std::max_align_t), [] { return keep_and_free(std::malloc(100)); }},
+    {"calloc", alignof(std::max_align_t), [] { return keep_and_free(std::calloc(10, 10)); }},
+    {"realloc", alignof(std::max_align_t),
+     [] { return keep_and_free(std::realloc(nullptr, 100)); }},
+    {"posix_memalign", kOverAligned,
+     [] {
+       void* p = nullptr;
+       return keep_and_free(posix_memalign(&p, kOverAligned, 100) == 0 ? p : nullptr);
+     }},
+    {"aligned_alloc", kOverAligned, [] { return keep_and_free(aligned_alloc(kOverAligned, 128)); }},
+    {"memalign", kOverAligned, [] { return keep_and_free(memalign(kOverAligned, 100)); }},
+    {"valloc", page_size(), [] { return keep_and_free(valloc(100)); }},
+    {"pvalloc", page_size(), [] { return keep_and_free(pvalloc(100)); }},
+};
+
+TEST(AllocCounter, CountsEveryAllocationFunction) {
+  for (const AllocationFunction& f : kAllocationFunctions) {
+    AllocScope scope;
+    const std::uintptr_t address = f.allocate_and_free();
+    const AllocStats delta = scope.delta();
+    EXPECT_NE(address, 0u) << f.name;
+    EXPECT_EQ(address % f.alignment, 0u) << f.name;
+    EXPECT_EQ(delta.count, 1u) << f.name;
+    EXPECT_GE(delta.bytes, 100u) << f.name;
+  }
+}
+
+// The replacements keep the error contracts of the functions they replace.
+TEST(AllocCounter, AlignedAllocationErrorsKeepTheirContracts) {
+  // Volatile, so compilers do not reject the invalid arguments at compile time. `huge` is
+  // larger than any address space, yet below PTRDIFF_MAX.
+  volatile std::size_t huge = std::size_t{1} << 50;
+  volatile std::size_t not_a_power_of_two = 3 * sizeof(void*);
+  volatile std::size_t not_a_pointer_multiple = sizeof(void*) / 2;
+  int sentinel = 0;
+  void* const untouched = &sentinel;
+  void* p = untouched;
+  // Results are taken first and checked afterwards, so nothing gtest does can touch errno. The
+  // calls go through volatile pointers: compilers model these functions as leaving errno alone
+  // (clang folds the errno reads below to the 0 stored before them otherwise).
+  int (*volatile posix_memalign_fn)(void**, std::size_t, std::size_t) = &posix_memalign;
+  void* (*volatile aligned_alloc_fn)(std::size_t, std::size_t) = &aligned_alloc;
+  errno = 0;
+  const int not_power_of_two = posix_memalign_fn(&p, not_a_power_of_two, 16);
+  const int not_pointer_multiple = posix_memalign_fn(&p, not_a_pointer_multiple, 16);
+  const int out_of_memory = posix_memalign_fn(&p, kOverAligned, huge);
+  const int errno_after_posix_memalign = errno;
+  EXPECT_EQ(not_power_of_two, EINVAL);
+  EXPECT_EQ(not_pointer_multiple, EINVAL);
+  EXPECT_EQ(out_of_memory, ENOMEM);
+  EXPECT_EQ(p, untouched) << "posix_memalign must leave *out alone on failure";
+  EXPECT_EQ(errno_after_posix_memalign, 0) << "posix_memalign must not change errno";
+
+  void* const bad_alignment = aligned_alloc_fn(not_a_power_of_two, 16);
+  const int errno_after_bad_alignment = errno;
+  errno = 0;
+  void* const too_large = aligned_alloc_fn(kOverAligned, huge);
+  const int errno_after_too_large = errno;
+  EXPECT_EQ(bad_alignment, nullptr);
+  EXPECT_EQ(errno_after_bad_alignment, EINVAL);
+  EXPECT_EQ(too_large, nullptr);
+  EXPECT_EQ(errno_after_too_large, ENOMEM);
+
+  EXPECT_EQ(::operator new(huge, kOverAlignedNew, std::nothrow), nullptr);
+  EXPECT_THROW(g_malloc_sink = ::operator new(huge, kOverAlignedNew), std::bad_alloc);
+}
 
 std::string at(const char* what, Backend b) {
   return std::string(what) + " [" + std::string(crypto::to_string(b)) + "]";
