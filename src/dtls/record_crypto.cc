@@ -51,6 +51,11 @@ RecordCrypto::RecordCrypto(RecordCipher cipher, const DirectionKeys& keys, crypt
   }
 }
 
+RecordCrypto::~RecordCrypto() {
+  wireseal::detail::secure_wipe(iv_.data(), iv_.size());
+  wireseal::detail::secure_wipe(iv_counter_.data(), iv_counter_.size());
+}
+
 void RecordCrypto::enable_iv_generator() {
   std::uint8_t key[16];
   system_random()(key);

@@ -23,6 +23,11 @@ inline constexpr std::size_t kMaxAadSize = 23 + kMaxCidLength;
 class RecordCrypto {
  public:
   RecordCrypto(RecordCipher cipher, const DirectionKeys& keys, crypto::Backend backend);
+  // ~RecordCrypto wipes the implicit IV and the CBC IV generator's counter (the keyed
+  // objects wipe their own keys).
+  ~RecordCrypto();
+  RecordCrypto(const RecordCrypto&) = delete;
+  RecordCrypto& operator=(const RecordCrypto&) = delete;
 
   RecordCipher cipher() const noexcept { return cipher_; }
   const RecordCipherInfo& info() const noexcept { return info_; }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 
+#include "common/ct.h"
 #include "wireseal/crypto/aead.h"
 #include "wireseal/crypto/aes.h"
 #include "wireseal/crypto/hmac.h"
@@ -21,6 +22,12 @@ inline constexpr std::size_t kMaxSaltLen = 14;
 
 // CipherKeys are the keyed objects of one of SRTP or SRTCP.
 struct CipherKeys {
+  CipherKeys() = default;
+  CipherKeys(CipherKeys&&) noexcept = default;
+  CipherKeys& operator=(CipherKeys&&) noexcept = default;
+  // ~CipherKeys wipes the session salt (the keyed objects wipe their keys themselves).
+  ~CipherKeys() { wireseal::detail::secure_wipe(salt.data(), salt.size()); }
+
   std::optional<crypto::AesCtr> ctr;  // AES-CM profiles
   std::optional<crypto::Aead> aead;   // AEAD profiles
   std::optional<crypto::Hmac> hmac;   // HMAC-SHA1 profiles
@@ -39,6 +46,11 @@ inline std::span<const std::uint8_t, 12> salt12(
 
 // KeyMaterial is everything derived from one master key, plus its MKI.
 struct KeyMaterial {
+  KeyMaterial() = default;
+  KeyMaterial(KeyMaterial&&) noexcept = default;
+  KeyMaterial& operator=(KeyMaterial&&) noexcept = default;
+  ~KeyMaterial() { wireseal::detail::secure_wipe(header_salt.data(), header_salt.size()); }
+
   CipherKeys rtp;
   CipherKeys rtcp;
   // RFC 6904 / RFC 9335 header keys: AES-CM with the header-encryption key and salt. AEAD

@@ -43,6 +43,13 @@ inline constexpr std::size_t kPreauthHashSize = 64;  // SHA-512 (§2.2.3.1.1 Has
 // EncryptionKey and the server's DecryptionKey; `server_to_client` the reverse. For dialects
 // 2.0.2 and 2.1 only `signing` is set (it is the session key itself, §3.2.5.3.1).
 struct SessionKeys {
+  SessionKeys() = default;
+  SessionKeys(const SessionKeys&) = default;
+  SessionKeys& operator=(const SessionKeys&) = default;
+  // ~SessionKeys wipes the keys, so no copy (such as the one inside a Result) outlives its
+  // use in memory.
+  ~SessionKeys() { wipe(); }
+
   std::array<std::uint8_t, 16> signing{};
   std::array<std::uint8_t, 32> client_to_server{};
   std::array<std::uint8_t, 32> server_to_client{};

@@ -295,7 +295,9 @@ class NativeCmac final : public CmacImpl {
   }
   ~NativeCmac() override {
     ks_.wipe();
-    k1_ = k2_ = _mm_setzero_si128();
+    // The subkeys are key material too; a plain store to a dying object may be elided.
+    ::wireseal::detail::secure_wipe(&k1_, sizeof(k1_));
+    ::wireseal::detail::secure_wipe(&k2_, sizeof(k2_));
   }
 
   void compute(Bytes message, std::uint8_t* mac16) noexcept override {
