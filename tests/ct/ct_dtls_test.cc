@@ -26,7 +26,8 @@ dtls::KeyBlock make_block(RecordCipher cipher) {
 
 TEST(CtDtls, MacThenEncryptEveryPaddingGoodAndDamaged) {
   std::mt19937_64 rng(7);
-  for (RecordCipher cipher : {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha256,
+  for (RecordCipher cipher : {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha1,
+                              RecordCipher::kAes128CbcSha256, RecordCipher::kAes256CbcSha256,
                               RecordCipher::kAes256CbcSha384}) {
     for (std::size_t cid_len : {0u, 4u}) {
       SCOPED_TRACE(std::string(dtls::info(cipher).name) + (cid_len != 0 ? " CID" : ""));
@@ -67,7 +68,8 @@ TEST(CtDtls, EncryptThenMacAndAeadRecords) {
   for (RecordCipher cipher :
        {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha384, RecordCipher::kAes128Gcm,
         RecordCipher::kAes256Gcm, RecordCipher::kAes128Ccm, RecordCipher::kAes128Ccm8,
-        RecordCipher::kChaCha20Poly1305, RecordCipher::kNullSha256}) {
+        RecordCipher::kAes256Ccm, RecordCipher::kAes256Ccm8, RecordCipher::kChaCha20Poly1305,
+        RecordCipher::kNullSha1, RecordCipher::kNullSha256}) {
     for (std::size_t cid_len : {0u, 4u}) {
       SCOPED_TRACE(std::string(dtls::info(cipher).name) + (cid_len != 0 ? " CID" : ""));
       dtls::KeyBlock block = make_block(cipher);

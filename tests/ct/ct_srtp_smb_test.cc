@@ -15,12 +15,22 @@ namespace {
 
 constexpr srtp::Profile kProfiles[] = {
     srtp::Profile::kAes128CmHmacSha1_80, srtp::Profile::kAes128CmHmacSha1_32,
-    srtp::Profile::kAes256CmHmacSha1_80, srtp::Profile::kNullHmacSha1_80,
+    srtp::Profile::kAes192CmHmacSha1_80, srtp::Profile::kAes192CmHmacSha1_32,
+    srtp::Profile::kAes256CmHmacSha1_80, srtp::Profile::kAes256CmHmacSha1_32,
+    srtp::Profile::kNullHmacSha1_80,     srtp::Profile::kNullHmacSha1_32,
     srtp::Profile::kAeadAes128Gcm,       srtp::Profile::kAeadAes256Gcm};
 
+// HeaderProtection is how a run protects RTP headers: not at all, RFC 6904 or RFC 9335.
+enum class HeaderProtection { kNone, kRfc6904, kCryptex };
+
+// rtp builds a packet with two CSRCs and a one-byte-form extension (IDs 1 and 2).
 Bytes rtp(std::uint16_t seq, std::size_t payload) {
-  Bytes p = {0x80, 96, static_cast<std::uint8_t>(seq >> 8), static_cast<std::uint8_t>(seq),
+  Bytes p = {0x92, 96, static_cast<std::uint8_t>(seq >> 8), static_cast<std::uint8_t>(seq),
              0, 0, 0, 1, 0x11, 0x22, 0x33, 0x44};
+  const Bytes csrcs = pattern(8, 9);
+  p.insert(p.end(), csrcs.begin(), csrcs.end());
+  const Bytes extension = {0xBE, 0xDE, 0, 2, 0x10, 0xAA, 0x21, 0xBB, 0xCC, 0, 0, 0};
+  p.insert(p.end(), extension.begin(), extension.end());
   const Bytes body = pattern(payload, static_cast<std::uint8_t>(seq));
   p.insert(p.end(), body.begin(), body.end());
   return p;
@@ -38,15 +48,24 @@ Bytes rtcp(std::size_t len) {
 }
 
 TEST(CtSrtp, UnprotectEveryProfileSingleAndBatch) {
+  const std::uint8_t encrypted_ids[] = {1, 2};
   for (srtp::Profile profile : kProfiles) {
+   for (HeaderProtection hp : {HeaderProtection::kNone, HeaderProtection::kRfc6904,
+                               HeaderProtection::kCryptex}) {
     const srtp::ProfileInfo& info = srtp::info(profile);
-    SCOPED_TRACE(info.name);
+    SCOPED_TRACE(std::string(info.name) + " header protection " + std::to_string(static_cast<int>(hp)));
     Bytes key = pattern(info.master_key_len, 1);
     Bytes salt = pattern(info.master_salt_len, 2);
-    const srtp::MasterKey master{key, salt, {}};
+    const Bytes mki = {0x01, 0x02};
+    const srtp::MasterKey master{key, salt, mki};
     srtp::SessionConfig config;
     config.profile = profile;
     config.keys = {&master, 1};
+    config.mki_len = mki.size();
+    config.stream_defaults.cryptex = hp == HeaderProtection::kCryptex;
+    if (hp == HeaderProtection::kRfc6904) {
+      config.stream_defaults.encrypted_extension_ids = encrypted_ids;
+    }
     srtp::Session tx(config);
     std::vector<Bytes> packets;
     for (std::uint16_t seq = 1; seq <= 24; ++seq) {
@@ -84,10 +103,11 @@ TEST(CtSrtp, UnprotectEveryProfileSingleAndBatch) {
     // Protecting under secret keys.
     srtp::Session secret_tx(config);
     Bytes p = rtp(7, 500);
-    secret({p.data() + 12, p.size() - 12});
+    secret({p.data() + 32, p.size() - 32});  // the payload
     const std::size_t n = p.size();
     p.resize(n + secret_tx.rtp_overhead());
     EXPECT_TRUE(secret_tx.protect_rtp(p, n));
+   }
   }
 }
 
