@@ -338,13 +338,20 @@ TEST(MacDifferential, GmacEveryBackendMatchesGcmWithEmptyPlaintext) {
   }
 }
 
+// HashCase pairs each HMAC hash with OpenSSL's digest for the reference computation.
+struct HashCase {
+  HashAlgorithm hash;
+  const EVP_MD* md;
+};
+
+std::vector<HashCase> hash_cases() {
+  return {{HashAlgorithm::kSha1, EVP_sha1()},     {HashAlgorithm::kSha224, EVP_sha224()},
+          {HashAlgorithm::kSha256, EVP_sha256()}, {HashAlgorithm::kSha384, EVP_sha384()},
+          {HashAlgorithm::kSha512, EVP_sha512()}};
+}
+
 TEST(MacDifferential, HmacEveryHashMatchesOpenSslHmac) {
-  const struct {
-    HashAlgorithm hash;
-    const EVP_MD* md;
-  } hashes[] = {{HashAlgorithm::kSha1, EVP_sha1()},     {HashAlgorithm::kSha224, EVP_sha224()},
-                {HashAlgorithm::kSha256, EVP_sha256()}, {HashAlgorithm::kSha384, EVP_sha384()},
-                {HashAlgorithm::kSha512, EVP_sha512()}};
+  const std::vector<HashCase> hashes = hash_cases();
   std::mt19937_64 rng(kSeed + 13);
   for (const auto& h : hashes) {
     for (std::size_t key_len : {0u, 1u, 20u, 64u, 65u, 128u, 129u, 200u}) {
@@ -379,12 +386,7 @@ TEST(MacDifferential, SecretLengthHmacMatchesOpenSslForEveryLength) {
   // compute_secret_length against OpenSSL's HMAC over header || data[0, n), for every n the
   // window [min_len, data.size()] allows, header sizes of the TLS, DTLS and RFC 9146 forms,
   // and data sizes around block and length-field boundaries.
-  const struct {
-    HashAlgorithm hash;
-    const EVP_MD* md;
-  } hashes[] = {{HashAlgorithm::kSha1, EVP_sha1()},     {HashAlgorithm::kSha224, EVP_sha224()},
-                {HashAlgorithm::kSha256, EVP_sha256()}, {HashAlgorithm::kSha384, EVP_sha384()},
-                {HashAlgorithm::kSha512, EVP_sha512()}};
+  const std::vector<HashCase> hashes = hash_cases();
   std::mt19937_64 rng(kSeed + 17);
   for (const auto& h : hashes) {
     const Bytes key = random_bytes(rng, 32);

@@ -9,15 +9,14 @@
 // variables and asserted after the scope closes.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "dtls_test_util.h"
 #include "support/alloc_counter.h"
 #include "unit/crypto/crypto_test_util.h"
 #include "wireseal/dtls/record_protector.h"
@@ -34,13 +33,6 @@ constexpr int kIterations = 200;
 constexpr std::size_t kSizes[] = {1, 16, 1400};
 constexpr std::size_t kBatch = 8;  // one full group of seal_batch's multi-buffer path
 constexpr std::size_t kRecordCapacity = 1600;
-
-const RecordCipher kCiphers[] = {
-    RecordCipher::kAes128Gcm,        RecordCipher::kAes256Gcm,       RecordCipher::kAes128Ccm,
-    RecordCipher::kAes128Ccm8,       RecordCipher::kAes256Ccm,       RecordCipher::kAes256Ccm8,
-    RecordCipher::kChaCha20Poly1305, RecordCipher::kAes128CbcSha1,   RecordCipher::kAes256CbcSha1,
-    RecordCipher::kAes128CbcSha256,  RecordCipher::kAes256CbcSha256, RecordCipher::kAes256CbcSha384,
-    RecordCipher::kNullSha1,         RecordCipher::kNullSha256};
 
 struct Case {
   RecordCipher cipher;
@@ -73,7 +65,7 @@ std::vector<Backend> backends_for(RecordCipher cipher) {
 
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
-  for (RecordCipher cipher : kCiphers) {
+  for (RecordCipher cipher : kAllRecordCiphers) {
     const bool cbc = dtls::info(cipher).kind == CipherKind::kCbc;
     for (Backend backend : backends_for(cipher)) {
       for (std::size_t cid_len : {std::size_t{0}, std::size_t{5}}) {
@@ -85,13 +77,6 @@ std::vector<Case> all_cases() {
     }
   }
   return cases;
-}
-
-std::string identifier(std::string text) {
-  std::replace_if(
-      text.begin(), text.end(),
-      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0; }, '_');
-  return text;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& p) {

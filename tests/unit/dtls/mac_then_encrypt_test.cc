@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/mte_record.h"
+#include "dtls_test_util.h"
 #include "wireseal/dtls/record_protector.h"
 
 namespace wireseal::dtls {
@@ -27,13 +28,7 @@ struct Case {
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& p) {
-  std::string n = info(p.param.cipher).name;
-  for (char& ch : n) {
-    if (ch == '-') {
-      ch = '_';
-    }
-  }
-  return n + (p.param.cid_len != 0 ? "_CID" : "");
+  return test::cipher_name(p.param.cipher) + (p.param.cid_len != 0 ? "_CID" : "");
 }
 
 using test::MteDamage;

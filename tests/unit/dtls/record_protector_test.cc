@@ -7,19 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "dtls_test_util.h"
 #include "wireseal/dtls/record_protector.h"
 
 namespace wireseal::dtls {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
-
-const RecordCipher kCiphers[] = {
-    RecordCipher::kAes128Gcm,      RecordCipher::kAes256Gcm,       RecordCipher::kAes128Ccm,
-    RecordCipher::kAes128Ccm8,     RecordCipher::kAes256Ccm,       RecordCipher::kAes256Ccm8,
-    RecordCipher::kChaCha20Poly1305, RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha1,
-    RecordCipher::kAes128CbcSha256, RecordCipher::kAes256CbcSha256, RecordCipher::kAes256CbcSha384,
-    RecordCipher::kNullSha1,       RecordCipher::kNullSha256};
 
 struct Case {
   RecordCipher cipher;
@@ -28,18 +22,13 @@ struct Case {
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& p) {
-  std::string n = info(p.param.cipher).name;
-  for (char& ch : n) {
-    if (ch == '-') {
-      ch = '_';
-    }
-  }
-  return n + (p.param.etm ? "_EtM" : "") + (p.param.cid_len != 0 ? "_CID" + std::to_string(p.param.cid_len) : "");
+  return test::cipher_name(p.param.cipher) + (p.param.etm ? "_EtM" : "") +
+         (p.param.cid_len != 0 ? "_CID" + std::to_string(p.param.cid_len) : "");
 }
 
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
-  for (RecordCipher c : kCiphers) {
+  for (RecordCipher c : test::kAllRecordCiphers) {
     for (std::size_t cid : {0u, 5u}) {
       cases.push_back({c, false, cid});
       if (info(c).kind == CipherKind::kCbc) {
