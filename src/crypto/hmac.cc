@@ -16,6 +16,7 @@
 #include "crypto/backend/x86/sha1_ni.h"
 #include "crypto/backend/x86/sha256_ni.h"
 #include "crypto/hmac_lanes.h"
+#include "crypto/impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {
@@ -92,6 +93,10 @@ void hash_final(HashAlgorithm hash, HashState& s, std::uint8_t* out) noexcept {
 
 }  // namespace
 
+namespace detail {
+bool hmac_uses_sha_ni() noexcept { return cpu_features().sha_ni; }
+}  // namespace detail
+
 const char* to_string(HashAlgorithm hash) noexcept {
   switch (hash) {
     case HashAlgorithm::kSha1:
@@ -155,7 +160,8 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : has
   wireseal::detail::secure_wipe(pad, sizeof(pad));
   // The saved SHA contexts after the ipad/opad block hold exactly the chaining values that the
   // SHA-NI kernels start from.
-  if (cpu_features().sha_ni && hash == HashAlgorithm::kSha1) {
+  const bool sha_ni = detail::hmac_uses_sha_ni();
+  if (sha_ni && hash == HashAlgorithm::kSha1) {
     const SHA_CTX* in = as<SHA_CTX>(inner_);
     const SHA_CTX* out = as<SHA_CTX>(outer_);
     const std::uint32_t in_h[5] = {in->h0, in->h1, in->h2, in->h3, in->h4};
@@ -163,7 +169,7 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : has
     std::memcpy(inner_chain_, in_h, sizeof(in_h));
     std::memcpy(outer_chain_, out_h, sizeof(out_h));
     lanes_ = true;
-  } else if (cpu_features().sha_ni && hash == HashAlgorithm::kSha256) {
+  } else if (sha_ni && hash == HashAlgorithm::kSha256) {
     for (int i = 0; i < 8; ++i) {
       inner_chain_[i] = as<SHA256_CTX>(inner_)->h[i];
       outer_chain_[i] = as<SHA256_CTX>(outer_)->h[i];

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "common/ct.h"
 #include "wireseal/crypto/aead.h"
@@ -92,5 +93,15 @@ std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm algorithm, Bytes key, 
 // Which primitives each optional backend implements (CPU permitting).
 bool native_supports(Primitive primitive) noexcept;
 bool ipsecmb_supports(Primitive primitive) noexcept;
+
+// Kernel choices that depend on CPU features, one predicate each, read by the objects when they
+// are constructed and by the reports of what runs (tests, `wireseal version`).
+// native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on VAES.
+bool native_uses_vaes() noexcept;
+// hmac_uses_sha_ni: HMAC-SHA1/SHA-256 run on wireseal's SHA-NI kernels (single and lanes).
+bool hmac_uses_sha_ni() noexcept;
+// ipsecmb_architecture names the ipsec-mb manager in use ("avx512-t2", "avx2-t1", "sse-t2",
+// ...), or "" when ipsec-mb is not built or cannot run with these CPU features.
+std::string_view ipsecmb_architecture() noexcept;
 
 }  // namespace wireseal::crypto::detail

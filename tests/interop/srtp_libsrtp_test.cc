@@ -2,13 +2,18 @@
 // library supports here, random RTP/RTCP packets are protected by both libsrtp and wireseal
 // (outputs must be byte-identical), and each side unprotects the other's packets. Covers a
 // sequence-number rollover (ROC > 0), an explicitly set ROC, MKI with two master keys, and
-// RFC 6904 header-extension encryption. Which profiles ran is printed; a profile libsrtp
-// refuses at srtp_create is reported, not failed. A missing libsrtp2 fails the build.
+// RFC 6904 header-extension encryption. Which profiles ran is printed. A policy libsrtp refuses
+// at srtp_create fails the test (Debian's libsrtp2 2.5, built with NSS, accepts every one here).
+// The AES-192 profiles are skipped, visibly and with the reason, when this libsrtp2 fails its own
+// AES-192 reference packet, as Debian's does: it is then no oracle for them (srtp_vectors_test
+// checks wireseal against that packet). A missing libsrtp2 fails the build.
 #include <gtest/gtest.h>
 #include <srtp2/srtp.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -279,11 +284,21 @@ struct Scenario {
   bool extensions;
 };
 
-// libsrtp_aes192_conforms protects libsrtp's own AES-192 reference packet (RFC 6188 §7.4
-// master key; cisco/libsrtp test/srtp_driver.c srtp_validate_aes_192, which wireseal matches in
-// tests/vectors/srtp_packets.txt). Debian's NSS build of libsrtp 2.5 produces a different
-// packet, so its AES-192 is not a valid oracle and those rows are reported, not compared.
-bool libsrtp_aes192_conforms() {
+std::string hex(const Bytes& b) {
+  static const char* const digits = "0123456789abcdef";
+  std::string out;
+  for (std::uint8_t x : b) {
+    out += digits[x >> 4];
+    out += digits[x & 15];
+  }
+  return out;
+}
+
+// aes192_defect protects libsrtp's own AES-192 reference packet (RFC 6188 §7.4 master key;
+// cisco/libsrtp test/srtp_driver.c srtp_validate_aes_192, which wireseal matches in
+// tests/vectors/srtp_packets.txt) and returns "" when libsrtp produces it, else what went
+// wrong. Debian's NSS build of libsrtp 2.5 produces a different packet.
+std::string aes192_defect() {
   Bytes key = {0x73, 0xed, 0xc6, 0x6c, 0x4f, 0xa1, 0x57, 0x76, 0xfb, 0x57, 0xf9, 0x50, 0x5c,
                0x17, 0x13, 0x65, 0x50, 0xff, 0xda, 0x71, 0xf3, 0xe8, 0xe5, 0xf1, 0xc8, 0x52,
                0x2f, 0x3a, 0xcd, 0x4c, 0xe8, 0x6d, 0x5a, 0xdd, 0x78, 0xed, 0xbb, 0x11};
@@ -296,27 +311,35 @@ bool libsrtp_aes192_conforms() {
   policy.key = key.data();
   policy.window_size = 128;
   srtp_t ctx = nullptr;
-  if (srtp_create(&ctx, &policy) != srtp_err_status_ok) {
-    return false;
+  if (const srtp_err_status_t s = srtp_create(&ctx, &policy); s != srtp_err_status_ok) {
+    return "srtp_create refused AES_192_CM_HMAC_SHA1_80 with status " +
+           std::to_string(static_cast<int>(s));
   }
-  Bytes pkt = {0x80, 0x0f, 0, 0, 0xde, 0xca, 0xfb, 0xad, 0, 0, 0, 0};
-  pkt.resize(28, 0xab);
-  pkt.resize(28 + SRTP_MAX_TRAILER_LEN);
+  // Sized once: g++ 12 misreads growing a 12-byte vector as an out-of-bounds copy.
+  const std::uint8_t header[12] = {0x80, 0x0f, 0, 0, 0xde, 0xca, 0xfb, 0xad, 0, 0, 0, 0};
+  Bytes pkt(28 + SRTP_MAX_TRAILER_LEN, 0);
+  std::copy(std::begin(header), std::end(header), pkt.begin());
+  std::fill(pkt.begin() + 12, pkt.begin() + 28, std::uint8_t{0xab});
   int len = 28;
-  const bool ok = srtp_protect(ctx, pkt.data(), &len) == srtp_err_status_ok &&
-                  Bytes(pkt.begin() + 12, pkt.begin() + 20) == expected;
+  const srtp_err_status_t s = srtp_protect(ctx, pkt.data(), &len);
   srtp_dealloc(ctx);
-  return ok;
+  if (s != srtp_err_status_ok) {
+    return "srtp_protect failed with status " + std::to_string(static_cast<int>(s));
+  }
+  const Bytes got(pkt.begin() + 12, pkt.begin() + 20);
+  if (got == expected) {
+    return "";
+  }
+  return "its srtp_validate_aes_192 reference packet starts " + hex(got) + ", not " + hex(expected);
+}
+
+const std::string& cached_aes192_defect() {
+  static const std::string defect = aes192_defect();
+  return defect;
 }
 
 void run_scenario(Profile p, const Scenario& sc) {
   const srtp::ProfileInfo& info = srtp::info(p);
-  if (info.master_key_len == 24 && !libsrtp_aes192_conforms()) {
-    report().push_back(std::string(info.name) + " / " + sc.name +
-                       ": not compared - this libsrtp2 build fails its own AES-192 reference "
-                       "packet (srtp_validate_aes_192)");
-    return;
-  }
   // libsrtp 2.5 locates the SRTCP MKI using the SRTP tag length, so it cannot unprotect SRTCP
   // with an MKI under the _32 profiles (not even its own packets); that direction is skipped.
   const bool lib_rtcp_mki_broken = sc.options.mki_len != 0 && info.rtp_tag_len != info.rtcp_tag_len;
@@ -327,12 +350,10 @@ void run_scenario(Profile p, const Scenario& sc) {
   // Sender pair (libsrtp + wireseal protect the same packets), receiver pair.
   LibsrtpSide lib_tx(p, keys, sc.options);
   LibsrtpSide lib_rx(p, keys, sc.options);
-  if (!lib_tx.ok() || !lib_rx.ok()) {
-    report().push_back(std::string(info.name) + " / " + sc.name +
-                       ": libsrtp2 refused (srtp_create status " + std::to_string(lib_tx.status()) +
-                       ") - not run");
-    return;
-  }
+  ASSERT_TRUE(lib_tx.ok() && lib_rx.ok())
+      << srtp_get_version_string() << " refused " << info.name << " / " << sc.name
+      << " at srtp_create: srtp_err_status_t " << lib_tx.status() << " (sender), "
+      << lib_rx.status() << " (receiver)";
   srtp::Session ws_tx = wireseal_side(p, keys, sc.options);
   srtp::Session ws_rx = wireseal_side(p, keys, sc.options);
   std::mt19937 rng(static_cast<unsigned>(static_cast<int>(p) * 7919 + 3));
@@ -386,8 +407,21 @@ void run_scenario(Profile p, const Scenario& sc) {
 
 class SrtpLibsrtpInterop : public ::testing::TestWithParam<Profile> {
  public:
+  void SetUp() override {
+    const srtp::ProfileInfo& info = srtp::info(GetParam());
+    if (info.master_key_len == 24 && !cached_aes192_defect().empty()) {
+      const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+      report().push_back(std::string(info.name) + " / " + test.substr(0, test.find('/')) +
+                         ": skipped, libsrtp2 AES-192 is no oracle");
+      GTEST_SKIP() << srtp_get_version_string() << " cannot be the oracle for " << info.name << ": "
+                   << cached_aes192_defect()
+                   << " (srtp_vectors_test checks wireseal against that reference packet, "
+                      "tests/vectors/srtp_packets.txt)";
+    }
+  }
+
   static void TearDownTestSuite() {
-    std::cout << "\nlibsrtp2 " << srtp_get_version_string() << " interop matrix:\n";
+    std::cout << "\n" << srtp_get_version_string() << " interop matrix:\n";
     for (const std::string& l : report()) {
       std::cout << "  " << l << "\n";
     }

@@ -39,6 +39,14 @@ Comparison compare(const BenchResults& old_results, const BenchResults& new_resu
   if (om.compiler != nm.compiler) {
     c.warnings.push_back(fmt::format("different compilers: '{}' vs '{}'", om.compiler, nm.compiler));
   }
+  if (om.cpu_mask != nm.cpu_mask) {
+    c.warnings.push_back(
+        fmt::format("different CPU feature masks: '{}' vs '{}'", om.cpu_mask, nm.cpu_mask));
+  }
+  // Files written before kernels were recorded have none; only two records can disagree.
+  if (!om.kernels.empty() && !nm.kernels.empty() && om.kernels != nm.kernels) {
+    c.warnings.push_back(fmt::format("different kernels: '{}' vs '{}'", om.kernels, nm.kernels));
+  }
   if (om.backends != nm.backends) {
     c.warnings.push_back("different backends chosen by kAuto (see the files' machine.backends)");
   }

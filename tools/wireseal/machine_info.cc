@@ -10,6 +10,8 @@
 #include <thread>
 #include <utility>
 
+#include "common/cpu_features.h"
+#include "crypto/impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::cli {
@@ -46,19 +48,34 @@ std::string utc_now() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", tm);
 }
 
-std::string cpu_features() {
-  const crypto::CpuFeatures& f = crypto::cpu_features();
-  const std::pair<bool, const char*> all[] = {
-      {f.aesni, "aesni"}, {f.pclmulqdq, "pclmulqdq"},   {f.avx2, "avx2"},       {f.vaes, "vaes"},
-      {f.vpclmulqdq, "vpclmulqdq"}, {f.sha_ni, "sha_ni"}, {f.avx512f, "avx512f"}};
-  std::string out;
-  for (const auto& [present, name] : all) {
-    if (present) {
-      out += out.empty() ? "" : " ";
-      out += name;
-    }
+// cpu_mask says what WIRESEAL_CPU_DISABLE asked for and took away ("" when unset), so a run
+// made with a mask can never pass for one on the full CPU.
+std::string cpu_mask() {
+  const crypto::detail::CpuFeatureMask& mask = crypto::detail::cpu_feature_mask();
+  if (mask.spec.empty()) {
+    return "";
+  }
+  std::string out = fmt::format("WIRESEAL_CPU_DISABLE={} disables: {}", mask.spec,
+                                crypto::detail::cpu_feature_names(mask.disabled));
+  if (!mask.unknown.empty()) {
+    out += fmt::format(" (unknown, ignored: {})", mask.unknown);
   }
   return out;
+}
+
+const char* native_kernel() {
+  if (!crypto::is_available(crypto::Primitive::kAesCtr, crypto::Backend::kNative)) {
+    return "unavailable";
+  }
+  return crypto::detail::native_uses_vaes() ? "vaes" : "aes-ni";
+}
+
+// kernels names the variant each feature-dependent kernel family runs here.
+std::string kernels() {
+  const std::string_view ipsecmb = crypto::detail::ipsecmb_architecture();
+  return fmt::format("native {}, hmac {}, ipsec-mb {}", native_kernel(),
+                     crypto::detail::hmac_uses_sha_ni() ? "sha-ni" : "openssl-sha",
+                     ipsecmb.empty() ? "unavailable" : ipsecmb);
 }
 
 }  // namespace
@@ -70,7 +87,9 @@ MachineInfo collect_machine_info() {
   info.date = utc_now();
   info.compiler = compiler();
   info.wireseal_version = WIRESEAL_VERSION;
-  info.cpu_features = cpu_features();
+  info.cpu_features = crypto::detail::cpu_feature_names(crypto::cpu_features());
+  info.cpu_mask = cpu_mask();
+  info.kernels = kernels();
   const std::pair<crypto::Primitive, const char*> primitives[] = {
       {crypto::Primitive::kAesGcm, "aes-gcm"},
       {crypto::Primitive::kAesCcm, "aes-ccm"},

@@ -15,11 +15,14 @@ struct MachineInfo {
   std::string date;                             // UTC, ISO 8601
   std::string compiler;                         // compiler that built this tool
   std::string wireseal_version;
-  std::string cpu_features;                     // the ISA extensions wireseal probes
+  std::string cpu_features;                     // the ISA extensions wireseal uses (masked)
+  std::string cpu_mask;                         // WIRESEAL_CPU_DISABLE and what it disabled
+  std::string kernels;                          // which kernel variants those features select
   std::map<std::string, std::string> backends;  // primitive -> backend kAuto resolves to
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MachineInfo, cpu_model, cores, date, compiler,
-                                                wireseal_version, cpu_features, backends)
+                                                wireseal_version, cpu_features, cpu_mask, kernels,
+                                                backends)
 
 MachineInfo collect_machine_info();
 

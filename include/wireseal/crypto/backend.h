@@ -40,10 +40,16 @@ bool is_available(Primitive primitive, Backend backend) noexcept;
 // std::invalid_argument if `backend` is not available.
 Backend resolve(Primitive primitive, Backend backend);
 
-// CpuFeatures is what the running CPU offers, probed once with CPUID.
+// CpuFeatures is what the running CPU offers, probed once with CPUID, minus what the
+// environment variable WIRESEAL_CPU_DISABLE (a comma-separated list of these field names,
+// read once with the probe) turns off so a test can force each kernel variant on one machine.
+// Disabling a feature also disables those built on it (avx -> avx2 -> vaes, vpclmulqdq,
+// avx512f; aesni -> vaes; pclmulqdq -> vpclmulqdq). A mask only removes features, so nothing
+// can ever use an instruction the CPU lacks; unknown names are reported on stderr and ignored.
 struct CpuFeatures {
   bool aesni = false;
   bool pclmulqdq = false;
+  bool avx = false;  // AVX with YMM state enabled by the OS: ipsec-mb's AVX architecture
   bool avx2 = false;
   bool vaes = false;
   bool vpclmulqdq = false;
@@ -51,7 +57,8 @@ struct CpuFeatures {
   bool avx512f = false;
 };
 
-// cpu_features returns the probed features of this CPU (all false on non-x86-64).
+// cpu_features returns the features wireseal uses on this CPU: probed, then masked (all false
+// on non-x86-64). Every backend and kernel choice reads it.
 const CpuFeatures& cpu_features() noexcept;
 
 }  // namespace wireseal::crypto

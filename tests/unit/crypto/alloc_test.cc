@@ -237,7 +237,7 @@ TEST(ZeroAlloc, AeadSealAndOpenOnEveryBackend) {
                                       AeadAlgorithm::kChaCha20Poly1305};
   int combos = 0;
   for (AeadAlgorithm alg : algorithms) {
-    for (Backend b : available_backends(crypto::primitive_of(alg))) {
+    for (Backend b : expected_backends(crypto::primitive_of(alg))) {
       const std::string where = at(crypto::to_string(alg), b);
       Aead aead(alg, pattern(crypto::key_length(alg), 1), AeadOptions{.backend = b});
       const Bytes nonce = pattern(12, 2);
@@ -279,7 +279,7 @@ TEST(ZeroAlloc, AeadBatchCallsOnEveryBackend) {
   constexpr std::size_t kJobs = 10;
   for (AeadAlgorithm alg :
        {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes256Ccm, AeadAlgorithm::kChaCha20Poly1305}) {
-    for (Backend b : available_backends(crypto::primitive_of(alg))) {
+    for (Backend b : expected_backends(crypto::primitive_of(alg))) {
       const std::string where = at(crypto::to_string(alg), b);
       Aead aead(alg, pattern(crypto::key_length(alg), 1), AeadOptions{.backend = b});
       for (std::size_t size : kSizes) {
@@ -326,7 +326,7 @@ TEST(ZeroAlloc, AesCtrAndCbcOnEveryBackend) {
   const std::uint8_t iv_bytes[16] = {1, 2, 3};
   const std::span<const std::uint8_t, 16> iv(iv_bytes);
   for (std::size_t key_len : {16u, 32u}) {
-    for (Backend b : available_backends(Primitive::kAesCtr)) {
+    for (Backend b : expected_backends(Primitive::kAesCtr)) {
       const std::string where = at("AesCtr", b);
       crypto::AesCtr ctr(pattern(key_len, 1), b);
       for (std::size_t size : kSizes) {
@@ -349,7 +349,7 @@ TEST(ZeroAlloc, AesCtrAndCbcOnEveryBackend) {
         EXPECT_EQ(delta.count, 0u) << where << " size " << size;
       }
     }
-    for (Backend b : available_backends(Primitive::kAesCbc)) {
+    for (Backend b : expected_backends(Primitive::kAesCbc)) {
       const std::string where = at("AesCbc", b);
       crypto::AesCbc cbc(pattern(key_len, 1), b);
       for (std::size_t size : kSizes) {
@@ -376,7 +376,7 @@ TEST(ZeroAlloc, AesCtrAndCbcOnEveryBackend) {
 }
 
 TEST(ZeroAlloc, AesCmacAndGmacOnEveryBackend) {
-  for (Backend b : available_backends(Primitive::kAesCmac)) {
+  for (Backend b : expected_backends(Primitive::kAesCmac)) {
     const std::string where = at("AesCmac", b);
     crypto::AesCmac cmac(pattern(16, 1), b);
     for (std::size_t size : kSizes) {
@@ -400,7 +400,7 @@ TEST(ZeroAlloc, AesCmacAndGmacOnEveryBackend) {
       EXPECT_EQ(delta.count, 0u) << where << " size " << size;
     }
   }
-  for (Backend b : available_backends(Primitive::kAesGcm)) {
+  for (Backend b : expected_backends(Primitive::kAesGcm)) {
     const std::string where = at("AesGmac", b);
     crypto::AesGmac gmac(pattern(32, 1), b);
     const Bytes nonce_bytes = pattern(12, 3);

@@ -1,18 +1,23 @@
 #pragma once
-// Shared helpers for the crypto core's vector, tamper and allocation tests: the list of
-// backends to force in turn, a bounded failure log (so a broken backend reports a few
-// examples, not ten thousand), and vector-file loading that fails loudly.
+// Shared helpers for the crypto core's vector, tamper, differential and allocation tests: the
+// backends that must be available (from the masked CPU features and the build) to force in
+// turn, a bounded failure log (so a broken backend reports a few examples, not ten thousand),
+// and vector-file loading that fails loudly.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/cpu_features.h"
 #include "support/hex.h"
 #include "support/vector_file.h"
 #include "wireseal/crypto/backend.h"
@@ -21,20 +26,155 @@ namespace wireseal::test {
 
 using Bytes = std::vector<std::uint8_t>;
 
+#if !defined(WIRESEAL_HAS_IPSEC_MB)
+#error "tests/CMakeLists.txt defines WIRESEAL_HAS_IPSEC_MB (0 or 1) for every test"
+#endif
+
 // kForcedBackends are the concrete backends a test forces in turn (kAuto resolves to one of
-// them). A backend that cannot serve a primitive here is skipped; the reports say which ran.
+// them).
 inline constexpr crypto::Backend kForcedBackends[] = {
     crypto::Backend::kOpenSsl, crypto::Backend::kNative, crypto::Backend::kIpsecMb};
 
-// available_backends lists the forced backends that serve `primitive` in this build/CPU.
-inline std::vector<crypto::Backend> available_backends(crypto::Primitive primitive) {
+inline std::string primitive_name(crypto::Primitive primitive) {
+  switch (primitive) {
+    case crypto::Primitive::kAesGcm:
+      return "AES-GCM";
+    case crypto::Primitive::kAesCcm:
+      return "AES-CCM";
+    case crypto::Primitive::kChaCha20Poly1305:
+      return "ChaCha20-Poly1305";
+    case crypto::Primitive::kAesCtr:
+      return "AES-CTR";
+    case crypto::Primitive::kAesCbc:
+      return "AES-CBC";
+    case crypto::Primitive::kAesCmac:
+      return "AES-CMAC";
+  }
+  return "?";
+}
+
+// implements tells whether `backend` has code for `primitive` at all, on any CPU: the design,
+// not this machine (the native kernels do no GCM or ChaCha20, ipsec-mb serves only those two).
+inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
+  const bool aead_only =
+      primitive == crypto::Primitive::kAesGcm || primitive == crypto::Primitive::kChaCha20Poly1305;
+  switch (backend) {
+    case crypto::Backend::kOpenSsl:
+      return true;
+    case crypto::Backend::kNative:
+      return !aead_only;
+    case crypto::Backend::kIpsecMb:
+      return aead_only;
+    case crypto::Backend::kAuto:
+      break;
+  }
+  return false;
+}
+
+// missing_features lists the CPU features `backend` needs for `primitive` that `cpu` (by
+// default this process's masked features) lacks, space-separated; "" when it has them all.
+inline std::string missing_features(crypto::Primitive primitive, crypto::Backend backend,
+                                    const crypto::CpuFeatures& cpu = crypto::cpu_features()) {
+  std::string missing;
+  auto need = [&missing](bool present, const char* name) {
+    if (!present) {
+      missing += missing.empty() ? "" : " ";
+      missing += name;
+    }
+  };
+  if (backend == crypto::Backend::kNative) {
+    need(cpu.aesni, "aesni");
+  } else if (backend == crypto::Backend::kIpsecMb) {
+    need(cpu.aesni, "aesni");
+    need(cpu.pclmulqdq, "pclmulqdq");
+    if (primitive == crypto::Primitive::kChaCha20Poly1305) {
+      need(cpu.avx2, "avx2");
+    }
+  }
+  return missing;
+}
+
+// why_not_available says why `backend`, which implements `primitive`, cannot serve it in this
+// build on this CPU with this process's WIRESEAL_CPU_DISABLE mask; "" when it must serve it.
+// Stated here independently of crypto::is_available, so the tests can hold the two against
+// each other.
+inline std::string why_not_available(crypto::Primitive primitive, crypto::Backend backend) {
+#if !defined(__x86_64__)
+  if (backend != crypto::Backend::kOpenSsl) {
+    return "no " + std::string(crypto::to_string(backend)) + " backend on this target";
+  }
+#endif
+  if (backend == crypto::Backend::kIpsecMb && WIRESEAL_HAS_IPSEC_MB == 0) {
+    return "built with WIRESEAL_WITH_IPSEC_MB=OFF";
+  }
+  const std::string missing = missing_features(primitive, backend);
+  if (missing.empty()) {
+    return "";
+  }
+  // The same requirement against the unmasked CPU tells the mask's doing from the CPU's.
+  const std::string& mask = crypto::detail::cpu_feature_mask().spec;
+  const crypto::CpuFeatures& probed = crypto::detail::probed_cpu_features();
+  const bool masked = missing_features(primitive, backend, probed).empty();
+  return "needs " + missing +
+         (masked ? " (disabled by WIRESEAL_CPU_DISABLE=" + mask + ")" : " (not on this CPU)");
+}
+
+// check_availability holds crypto::is_available against the expectation for one backend, once
+// per running test (loops call it per vector): a backend that must serve `primitive` and does
+// not is a failure, and so is one that serves it though it must not (a mask that did not reach
+// it would otherwise silently test the full CPU's path again). One that legitimately cannot
+// is a counted skip: a [ report ] line and the test property backends_not_run.
+inline void check_availability(crypto::Primitive primitive, crypto::Backend backend,
+                               const std::string& why_not) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (test == nullptr) {
+    return;  // called while tests are being registered; the constructors will throw instead
+  }
+  static std::set<std::string> seen;
+  static std::map<std::string, int> not_run_per_test;
+  const std::string test_name = std::string(test->test_suite_name()) + "." + test->name();
+  const std::string what =
+      std::string(crypto::to_string(backend)) + " for " + primitive_name(primitive);
+  if (!seen.insert(test_name + " " + what).second) {
+    return;
+  }
+  const bool available = crypto::is_available(primitive, backend);
+  if (available != why_not.empty()) {
+    ADD_FAILURE() << "backend " << what << " is " << (available ? "" : "not ")
+                  << "available, but it must " << (available ? "not be: " + why_not : "be")
+                  << " (cpu features: " << crypto::detail::cpu_feature_names(crypto::cpu_features())
+                  << ", ipsec-mb in build: " << WIRESEAL_HAS_IPSEC_MB << ")";
+    return;
+  }
+  if (!why_not.empty()) {
+    std::cout << "[ report   ] backend not run: " << what << ": " << why_not << '\n';
+    ::testing::Test::RecordProperty("backends_not_run", ++not_run_per_test[test_name]);
+  }
+}
+
+// expected_backends lists the forced backends that must serve `primitive` in this build on this
+// (masked) CPU, checking crypto::is_available against that for every backend that implements
+// it (see check_availability). A test loops over exactly these: one that should be there and
+// is not makes its constructor throw, which fails the test instead of skipping it.
+inline std::vector<crypto::Backend> expected_backends(crypto::Primitive primitive) {
   std::vector<crypto::Backend> out;
   for (crypto::Backend b : kForcedBackends) {
-    if (crypto::is_available(primitive, b)) {
+    if (!implements(primitive, b)) {
+      continue;
+    }
+    const std::string why_not = why_not_available(primitive, b);
+    check_availability(primitive, b, why_not);
+    if (why_not.empty()) {
       out.push_back(b);
     }
   }
   return out;
+}
+
+// must_serve tells whether `backend` is one of expected_backends(primitive).
+inline bool must_serve(crypto::Primitive primitive, crypto::Backend backend) {
+  const std::vector<crypto::Backend> expected = expected_backends(primitive);
+  return std::find(expected.begin(), expected.end(), backend) != expected.end();
 }
 
 // backend_names joins backend names for reports ("openssl, native").

@@ -376,7 +376,7 @@ TEST(AesCmKeystream, Rfc3711B2MatchesOnEveryBackend) {
     runs.push_back({&b});
   }
   ASSERT_EQ(runs.size(), 2u);
-  const std::vector<Backend> backends = available_backends(Primitive::kAesCtr);
+  const std::vector<Backend> backends = expected_backends(Primitive::kAesCtr);
   for (Backend backend : backends) {
     SCOPED_TRACE(std::string(crypto::to_string(backend)));
     for (const auto& run : runs) {

@@ -84,7 +84,7 @@ void check_cmac(const CmacVector& v, Backend backend, FailureLog& log) {
 }
 
 TEST(AesCmacVectors, NistExamplesMatchOnEveryBackend) {
-  const std::vector<Backend> backends = available_backends(Primitive::kAesCmac);
+  const std::vector<Backend> backends = expected_backends(Primitive::kAesCmac);
   ASSERT_FALSE(backends.empty());
   FailureLog log;
   for (const char* file :
@@ -228,7 +228,7 @@ struct GmacFile {
 };
 
 TEST(AesGmacVectors, GcmRecordsWithEmptyPlaintextMatchOnEveryBackend) {
-  const std::vector<Backend> backends = available_backends(Primitive::kAesGcm);
+  const std::vector<Backend> backends = expected_backends(Primitive::kAesGcm);
   ASSERT_FALSE(backends.empty());
   FailureLog log;
   const GmacFile files[] = {{"gcmEncryptExtIV128.rsp", 525},

@@ -110,7 +110,7 @@ TEST(AeadTamper, EveryBitFlipInCiphertextTagAadOrNonceIsRejected) {
   std::size_t opens = 0;
   std::size_t configs_run = 0;
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
+    for (Backend b : expected_backends(crypto::primitive_of(c.algorithm))) {
       ++configs_run;
       Aead aead = make_aead(c, b);
       for (std::size_t size : kSizes) {
@@ -164,7 +164,7 @@ TEST(AeadTamper, EveryBitFlipInCiphertextTagAadOrNonceIsRejected) {
 
 TEST(AeadTamper, TruncatedOrExtendedTagSpanIsAnError) {
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
+    for (Backend b : expected_backends(crypto::primitive_of(c.algorithm))) {
       Aead aead = make_aead(c, b);
       for (std::size_t size : {std::size_t{0}, std::size_t{17}}) {
         SCOPED_TRACE(name_of(c, b) + " size " + std::to_string(size));
@@ -190,7 +190,7 @@ TEST(AeadTamper, TruncatedOrExtendedTagSpanIsAnError) {
 // the thread's OpenSSL error queue, where an application's own TLS code would find them.
 TEST(AeadTamper, RejectionLeavesOpenSslErrorQueueEmpty) {
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
+    for (Backend b : expected_backends(crypto::primitive_of(c.algorithm))) {
       SCOPED_TRACE(name_of(c, b));
       Aead aead = make_aead(c, b);
       ERR_clear_error();
@@ -212,7 +212,7 @@ TEST(AeadTamper, RejectionLeavesOpenSslErrorQueueEmpty) {
 TEST(AeadTamper, OpenBatchZeroesOnlyTamperedJobs) {
   constexpr std::size_t kJobs = 11;  // more than one 8-lane group
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
+    for (Backend b : expected_backends(crypto::primitive_of(c.algorithm))) {
       SCOPED_TRACE(name_of(c, b));
       Aead aead = make_aead(c, b);
       std::vector<Sealed> msgs;
@@ -252,7 +252,7 @@ TEST(AeadTamper, OpenBatchZeroesOnlyTamperedJobs) {
 
 TEST(AeadArguments, OverlapSizeAndNonceChecks) {
   for (const AeadConfig& c : kConfigs) {
-    for (Backend b : available_backends(crypto::primitive_of(c.algorithm))) {
+    for (Backend b : expected_backends(crypto::primitive_of(c.algorithm))) {
       SCOPED_TRACE(name_of(c, b));
       Aead aead = make_aead(c, b);
       const Bytes nonce = pattern(c.nonce_len, 2);
@@ -314,7 +314,7 @@ TEST(AesModeArguments, OverlapSizeAndLengthChecks) {
   const Bytes key = pattern(16, 1);
   std::uint8_t iv[16] = {};
   const std::span<const std::uint8_t, 16> iv_span(iv);
-  for (Backend b : available_backends(Primitive::kAesCtr)) {
+  for (Backend b : expected_backends(Primitive::kAesCtr)) {
     SCOPED_TRACE(std::string(crypto::to_string(b)));
     crypto::AesCtr ctr(key, b);
     Bytes buf = pattern(72, 2);
@@ -332,7 +332,7 @@ TEST(AesModeArguments, OverlapSizeAndLengthChecks) {
     ASSERT_TRUE(ctr.apply(iv_span, copy, copy));
     EXPECT_EQ(copy, out);
   }
-  for (Backend b : available_backends(Primitive::kAesCbc)) {
+  for (Backend b : expected_backends(Primitive::kAesCbc)) {
     SCOPED_TRACE(std::string(crypto::to_string(b)));
     crypto::AesCbc cbc(key, b);
     Bytes buf = pattern(80, 2);
@@ -397,7 +397,7 @@ void check_mac_tamper(const Verify& verify, const Bytes& message, const Bytes& t
 TEST(MacTamper, AesCmacRejectsEveryBitFlip) {
   FailureLog log;
   for (std::size_t key_len : {16u, 24u, 32u}) {
-    for (Backend b : available_backends(Primitive::kAesCmac)) {
+    for (Backend b : expected_backends(Primitive::kAesCmac)) {
       crypto::AesCmac cmac(pattern(key_len, 1), b);
       for (std::size_t size : kSizes) {
         const Bytes message = pattern(size, 6);
@@ -423,7 +423,7 @@ TEST(MacTamper, AesCmacRejectsEveryBitFlip) {
 TEST(MacTamper, AesGmacRejectsEveryBitFlipOfMessageTagAndNonce) {
   FailureLog log;
   for (std::size_t key_len : {16u, 32u}) {
-    for (Backend b : available_backends(Primitive::kAesGcm)) {
+    for (Backend b : expected_backends(Primitive::kAesGcm)) {
       crypto::AesGmac gmac(pattern(key_len, 1), b);
       for (std::size_t size : kSizes) {
         const Bytes nonce = pattern(12, 9);

@@ -47,19 +47,19 @@ std::vector<Backend> backends_for(RecordCipher cipher) {
   switch (cipher) {
     case RecordCipher::kAes128Gcm:
     case RecordCipher::kAes256Gcm:
-      return available_backends(crypto::Primitive::kAesGcm);
+      return expected_backends(crypto::Primitive::kAesGcm);
     case RecordCipher::kAes128Ccm:
     case RecordCipher::kAes128Ccm8:
     case RecordCipher::kAes256Ccm:
     case RecordCipher::kAes256Ccm8:
-      return available_backends(crypto::Primitive::kAesCcm);
+      return expected_backends(crypto::Primitive::kAesCcm);
     case RecordCipher::kChaCha20Poly1305:
-      return available_backends(crypto::Primitive::kChaCha20Poly1305);
+      return expected_backends(crypto::Primitive::kChaCha20Poly1305);
     case RecordCipher::kNullSha1:
     case RecordCipher::kNullSha256:
       return {Backend::kAuto};
     default:
-      return available_backends(crypto::Primitive::kAesCbc);
+      return expected_backends(crypto::Primitive::kAesCbc);
   }
 }
 

@@ -6,6 +6,7 @@
 namespace wireseal::crypto::detail {
 
 bool ipsecmb_supports(Primitive /*primitive*/) noexcept { return false; }
+std::string_view ipsecmb_architecture() noexcept { return ""; }
 
 std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm /*algorithm*/, Bytes /*key*/,
                                             std::size_t /*tag_len*/, std::size_t /*nonce_len*/) {

@@ -497,7 +497,7 @@ class NativeCcm final : public AeadImpl {
   KeySchedule ks_;
   std::size_t tag_len_;
   std::size_t nonce_len_;
-  bool use_vaes_ = cpu_features().vaes && cpu_features().avx2;
+  bool use_vaes_ = native_uses_vaes();
 };
 
 }  // namespace

@@ -267,7 +267,7 @@ class NativeAesMode final : public AesModeImpl {
  private:
   KeySchedule enc_;
   DecryptSchedule dec_{};
-  bool use_vaes_ = cpu_features().vaes && cpu_features().avx2;
+  bool use_vaes_ = native_uses_vaes();
 };
 
 // dbl doubles a block in GF(2^128) as SP 800-38B's subkey generation defines (big-endian).

@@ -8,6 +8,7 @@
 namespace wireseal::crypto::detail {
 
 bool native_supports(Primitive /*primitive*/) noexcept { return false; }
+bool native_uses_vaes() noexcept { return false; }
 
 std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm, Bytes, std::size_t, std::size_t) {
   throw std::invalid_argument("wireseal: no native backend on this target");

@@ -17,4 +17,7 @@ bool native_supports(Primitive primitive) noexcept {
   }
 }
 
+// The VAES kernels also use AVX2 instructions (vaes_*.cc are built with -mavx2).
+bool native_uses_vaes() noexcept { return cpu_features().vaes && cpu_features().avx2; }
+
 }  // namespace wireseal::crypto::detail
