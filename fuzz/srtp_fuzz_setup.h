@@ -248,14 +248,19 @@ struct RtpScript {
   std::size_t csrcs = 0;
   int extension = 0;  // 0 none, 1 one-byte elements, 2 two-byte elements
   std::size_t ssrc = 0;
-  std::uint8_t sequence_delta = 1;
+  std::uint8_t sequence_delta = 1;  // 0x80: `sequence` follows instead
   std::size_t payload = 40;
+  std::uint16_t sequence = 0;
 };
 
 // write_rtp encodes a packet whose extension (if any) holds well-formed elements of IDs 1..3.
 inline void write_rtp(FuzzScript& out, const RtpScript& r) {
   out.u8(r.csrcs | (r.extension != 0 ? 16u : 0u)).u8(96).below(kSsrcPool, r.ssrc);
-  out.u8(r.sequence_delta).u32(0x1000);
+  out.u8(r.sequence_delta);
+  if (r.sequence_delta == 0x80) {
+    out.u16(r.sequence);
+  }
+  out.u32(0x1000);
   for (std::size_t i = 0; i < r.csrcs; ++i) {
     out.u32(0xc5c00000 + i);
   }
@@ -266,11 +271,12 @@ inline void write_rtp(FuzzScript& out, const RtpScript& r) {
     const std::uint8_t body[] = {0x01, 0x02, 0xaa, 0xbb, 0x03, 0x01, 0xcc, 0};
     out.below(4, 1).u8(0).below(64, 2).bytes(body);
   }
-  out.below(4096, r.payload);  // payload bytes: the pattern
+  out.below(4096, r.payload).bytes(std::vector<std::uint8_t>(r.payload, 'p'));
 }
 
 inline void write_rtcp(FuzzScript& out, std::size_t ssrc, std::size_t body) {
   out.u8(0x80).u8(200).u16(6).below(kSsrcPool, ssrc).below(1024, body);
+  out.bytes(std::vector<std::uint8_t>(body, 'r'));
 }
 
 }  // namespace wireseal::fuzz
