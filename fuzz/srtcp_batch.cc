@@ -167,8 +167,9 @@ void stream_op(Twins& senders, Twins& receivers, const fuzz::SrtpSetup& setup,
       results[i] = code(all[i]->remove_stream(ssrc));
     }
   }
-  require(results[0] == results[1] && results[0] == results[2] && results[0] == results[3],
-          "stream operations agree");
+  // Twins agree; senders and receivers need not (a dropped first packet leaves the receivers
+  // without a stream the senders have).
+  require(results[0] == results[1] && results[2] == results[3], "stream operations agree on twins");
 }
 
 }  // namespace
