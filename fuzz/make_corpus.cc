@@ -1,50 +1,193 @@
-// Writes seed corpora for the fuzz targets: valid records sealed with the targets' fixed keys
-// (one datagram of three records per configuration), so fuzzing starts past authentication.
+// Writes the seed corpora of the DTLS targets and of aead_batch:
+//  - dtls_record_open: datagrams of valid records sealed with the target's fixed keys, for
+//    every (cipher, encrypt-then-MAC, CID) selector: plaintext sizes around block and padding
+//    boundaries, several content types, CID padding, and sequence numbers that exercise the
+//    replay window (old, duplicate, out of order), so fuzzing starts past authentication;
+//  - dtls_roundtrip, dtls_seal_batch, aead_batch: scripts (fuzz_input.h) over every cipher or
+//    algorithm with the options and call patterns each target reads.
 // Usage: fuzz_make_corpus <fuzz/corpus directory>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "corpus_writer.h"
+#include "dtls_fuzz_setup.h"
 #include "fuzz_keys.h"
+#include "wireseal/crypto/aead.h"
+
+namespace {
+
+using namespace wireseal;
+using Bytes = std::vector<std::uint8_t>;
+
+struct Record {
+  dtls::ContentType type;
+  std::size_t size;
+  std::uint64_t sequence;
+};
+
+void counter_fill(void* ctx, std::span<std::uint8_t> out) noexcept {
+  auto* c = static_cast<std::uint64_t*>(ctx);
+  for (auto& b : out) {
+    b = static_cast<std::uint8_t>(++*c);
+  }
+}
+
+// datagram seals `records` for selector `sel` (each at its own sequence number) after the
+// selector byte.
+Bytes datagram(std::size_t sel, std::size_t cid_padding, const std::vector<Record>& records) {
+  const fuzz::DtlsConfig config = fuzz::dtls_config(static_cast<std::uint8_t>(sel));
+  const dtls::KeyBlock kb = fuzz::dtls_key_block(config.cipher);
+  std::uint64_t counter = 0;
+  dtls::RecordOptions options = fuzz::dtls_options(config);
+  options.random = {counter_fill, &counter};
+  options.cid_padding = config.cid_len != 0 ? cid_padding : 0;
+  Bytes input{static_cast<std::uint8_t>(sel)};
+  for (const Record& r : records) {
+    dtls::RecordSealer sealer(config.cipher, kb.keys(dtls::Direction::kClientWrite), 1, options,
+                              r.sequence);
+    const Bytes plaintext(r.size, static_cast<std::uint8_t>('a' + r.size % 26));
+    Bytes record(sealer.sealed_size(r.size));
+    if (!sealer.seal(r.type, plaintext, record)) {
+      std::fprintf(stderr, "seal failed for selector %zu\n", sel);
+      std::exit(1);
+    }
+    input.insert(input.end(), record.begin(), record.end());
+  }
+  return input;
+}
+
+void record_open_seeds(const std::filesystem::path& root) {
+  using dtls::ContentType;
+  const ContentType app = ContentType::kApplicationData;
+  for (std::size_t sel = 0; sel < fuzz::kDtlsConfigCount; ++sel) {
+    if (fuzz::dtls_config(static_cast<std::uint8_t>(sel)).encrypt_then_mac != ((sel & 1) != 0)) {
+      continue;  // non-CBC ciphers map odd selectors onto even ones
+    }
+    const std::string name = "seed-" + std::to_string(sel);
+    fuzz::write_seed(root, "dtls_record_open", name,
+                     datagram(sel, 0, {{app, 0, 5}, {app, 17, 6}, {app, 64, 7}}));
+    fuzz::write_seed(root, "dtls_record_open", name + "-sizes",
+                     datagram(sel, 0,
+                              {{ContentType::kAlert, 1, 1},
+                               {ContentType::kHandshake, 15, 2},
+                               {app, 16, 3},
+                               {ContentType::kHeartbeat, 31, 4},
+                               {app, 255, 5},
+                               {app, 1500, 6}}));
+    fuzz::write_seed(root, "dtls_record_open", name + "-replay",
+                     datagram(sel, 0, {{app, 8, 100}, {app, 8, 30}, {app, 8, 99}, {app, 8, 99}}));
+    if (fuzz::dtls_config(static_cast<std::uint8_t>(sel)).cid_len != 0) {
+      fuzz::write_seed(root, "dtls_record_open", name + "-cid-padding",
+                       datagram(sel, 13, {{app, 0, 1}, {ContentType::kAlert, 2, 2}, {app, 40, 3}}));
+    }
+  }
+}
+
+// One record of a dtls_roundtrip script: op (0 out of place, 1 in place), type, plaintext.
+void roundtrip_record(fuzz::FuzzScript& s, unsigned op, std::size_t type, std::size_t n) {
+  s.u8(op).u8(type).below(16386, n);
+  s.bytes(Bytes(n, static_cast<std::uint8_t>(n % 7 == 0 ? 0 : 'p')));
+}
+
+Bytes roundtrip_script(const fuzz::DtlsSetupScript& setup, bool big) {
+  fuzz::FuzzScript s;
+  fuzz::write_dtls_setup(s, setup);
+  roundtrip_record(s, 0, 23, 0);
+  roundtrip_record(s, 1, 22, 17);
+  s.u8(11);  // 11 % 3 == 2: seal_batch of 1 + (11 >> 2) % 16 = 3 records
+  for (std::size_t n : {1u, 16u, 100u}) {
+    s.u8(n % 2).u8(23).below(16386, n).bytes(Bytes(n, 'b'));
+  }
+  roundtrip_record(s, 0, 21, 2);
+  if (big) {
+    s.u8(1).u8(23).below(16386, 16384);  // the plaintext: the pattern
+  }
+  return s.data();
+}
+
+Bytes seal_batch_script(const fuzz::DtlsSetupScript& setup, std::size_t count) {
+  fuzz::FuzzScript s;
+  fuzz::write_dtls_setup(s, setup);
+  s.below(24, count - 1);
+  for (std::size_t i = 0; i < count; ++i) {
+    // flags: exact / in place / one short / slack / overlapping, in turn
+    const std::uint8_t flags[] = {0, 1, 2, 4, 8};
+    const std::size_t n = i * 13 % 97;
+    s.u8(flags[i % 5]).u8(i % 7 == 6 ? 25 : 23).below(16386, n).bytes(Bytes(n, 'c'));
+  }
+  return s.data();
+}
+
+void dtls_script_seeds(const std::filesystem::path& root) {
+  for (std::size_t cipher = 0; cipher < fuzz::kRecordCipherCount; ++cipher) {
+    const bool cbc =
+        dtls::info(static_cast<dtls::RecordCipher>(cipher)).kind == dtls::CipherKind::kCbc;
+    std::vector<std::pair<std::string, fuzz::DtlsSetupScript>> setups = {
+        {"plain", {cipher, false, 0, 0, dtls::kDtls12Version, 1, 0}},
+        {"cid", {cipher, false, 4, 0, dtls::kDtls12Version, 1, 7}},
+        {"cid-padded", {cipher, false, 8, 13, dtls::kDtls10Version, 2, 1000}},
+        {"exhausted", {cipher, false, 0, 0, dtls::kDtls12Version, 1, dtls::kMaxSequence - 1}}};
+    if (cbc) {
+      setups.push_back({"etm", {cipher, true, 0, 0, dtls::kDtls12Version, 1, 0}});
+      setups.push_back({"etm-cid", {cipher, true, 4, 3, dtls::kDtls12Version, 1, 0}});
+    }
+    for (const auto& [label, setup] : setups) {
+      const std::string name = "seed-" + std::to_string(cipher) + "-" + label;
+      fuzz::write_seed(root, "dtls_roundtrip", name, roundtrip_script(setup, label == "plain"));
+      fuzz::write_seed(root, "dtls_seal_batch", name,
+                       seal_batch_script(setup, label == "plain" ? 20 : 6));
+    }
+  }
+}
+
+// aead_batch: algorithm, tag and nonce choices, backend index, key; then one batch of jobs
+// in every layout (the overlapping and short ones fail to seal), and their opens, one with a
+// flipped byte.
+Bytes aead_script(std::size_t alg, std::size_t tag_choice, std::size_t nonce_choice,
+                  std::size_t backend) {
+  const auto algorithm = static_cast<crypto::AeadAlgorithm>(alg);
+  const bool ccm = algorithm == crypto::AeadAlgorithm::kAes128Ccm ||
+                   algorithm == crypto::AeadAlgorithm::kAes192Ccm ||
+                   algorithm == crypto::AeadAlgorithm::kAes256Ccm;
+  const std::size_t nonce_len = ccm ? 7 + nonce_choice : 12;
+  fuzz::FuzzScript s;
+  s.below(7, alg).below(7, tag_choice).below(7, nonce_choice).u8(backend);
+  s.bytes(Bytes(crypto::key_length(algorithm), 0x4b));
+  const std::size_t sizes[] = {0, 1, 16, 100, 1000, 33};
+  s.below(20, std::size(sizes) - 1);
+  for (std::size_t i = 0; i < std::size(sizes); ++i) {
+    s.u8(i % 4).bytes(Bytes(nonce_len, static_cast<std::uint8_t>(i)));  // layout, nonce
+    s.below(64, i * 5).bytes(Bytes(i * 5, 'a'));                        // AAD
+    s.below(2048, sizes[i]).bytes(Bytes(sizes[i], 'm'));                // plaintext
+  }
+  // Opens of the sealed jobs (layouts 0 and 1: jobs 0, 1, 4, 5): out of place, in place,
+  // one byte short, and the last with its byte 3 flipped.
+  s.u8(0).u8(1 << 2).u8(3 << 2).u8(1).u8(3).u8(0x40);
+  return s.data();
+}
+
+void aead_seeds(const std::filesystem::path& root) {
+  for (std::size_t alg = 0; alg < 7; ++alg) {
+    for (std::size_t backend = 0; backend < 3; ++backend) {
+      const std::string name = "seed-" + std::to_string(alg) + "-" + std::to_string(backend);
+      fuzz::write_seed(root, "aead_batch", name,
+                       aead_script(alg, backend * 2, 6 - backend, backend));
+    }
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  using namespace wireseal;
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s CORPUS_ROOT\n", argv[0]);
     return 2;
   }
-  const std::filesystem::path dir = std::filesystem::path(argv[1]) / "dtls_record_open";
-  std::filesystem::create_directories(dir);
-  std::uint64_t fixed_random = 0;
-  RandomSource counter_random{[](void* ctx, std::span<std::uint8_t> out) noexcept {
-                                auto* c = static_cast<std::uint64_t*>(ctx);
-                                for (auto& b : out) {
-                                  b = static_cast<std::uint8_t>(++*c);
-                                }
-                              },
-                              &fixed_random};
-  for (std::size_t sel = 0; sel < fuzz::kDtlsConfigCount; ++sel) {
-    const fuzz::DtlsConfig config = fuzz::dtls_config(static_cast<std::uint8_t>(sel));
-    if (config.encrypt_then_mac != ((sel & 1) != 0)) {
-      continue;  // non-CBC ciphers map odd selectors onto even ones
-    }
-    const dtls::KeyBlock kb = fuzz::dtls_key_block(config.cipher);
-    dtls::RecordOptions options = fuzz::dtls_options(config);
-    options.random = counter_random;
-    dtls::RecordSealer sealer(config.cipher, kb.keys(dtls::Direction::kClientWrite), 1, options, 5);
-    std::vector<std::uint8_t> input{static_cast<std::uint8_t>(sel)};
-    for (std::size_t n : {0u, 17u, 64u}) {
-      std::vector<std::uint8_t> plaintext(n, static_cast<std::uint8_t>('a' + n % 26));
-      std::vector<std::uint8_t> record(sealer.sealed_size(n));
-      if (!sealer.seal(dtls::ContentType::kApplicationData, plaintext, record)) {
-        return 1;
-      }
-      input.insert(input.end(), record.begin(), record.end());
-    }
-    std::ofstream(dir / ("seed-" + std::to_string(sel)), std::ios::binary)
-        .write(reinterpret_cast<const char*>(input.data()), static_cast<std::streamsize>(input.size()));
-  }
+  const std::filesystem::path root(argv[1]);
+  record_open_seeds(root);
+  dtls_script_seeds(root);
+  aead_seeds(root);
   return 0;
 }

@@ -36,9 +36,10 @@ inline srtp::Session srtp_session(const SrtpConfig& c) {
   static const std::uint8_t ids[] = {1, 2, 3};
   std::vector<srtp::MasterKey> keys;
   for (std::size_t k = 0; k < (c.mki ? 2u : 1u); ++k) {
-    keys.push_back({{bytes.data() + k, info.master_key_len},
-                    {bytes.data() + 32 + k, info.master_salt_len},
-                    c.mki ? std::span<const std::uint8_t>(mki[k], 2) : std::span<const std::uint8_t>{}});
+    keys.push_back(
+        {{bytes.data() + k, info.master_key_len},
+         {bytes.data() + 32 + k, info.master_salt_len},
+         c.mki ? std::span<const std::uint8_t>(mki[k], 2) : std::span<const std::uint8_t>{}});
   }
   srtp::SessionConfig config;
   config.profile = c.profile;

@@ -1,8 +1,11 @@
 // Fuzz target: SRTP header parsing and unprotect for every profile, MKI and header-protection
 // mode. Input: one selector byte, then a sequence of packets each prefixed by a 2-byte length.
-// Packets go through parse_rtp_header, the extension walker and Session::unprotect_rtp (in
-// place and out of place, sharing the session, so replay/ROC state evolves); nothing may
-// crash, read out of bounds or return a view outside the caller's buffer.
+// Packets go through parse_rtp_header, the extension walker and Session::unprotect_rtp out of
+// place and in place, each call on its own session (built alike): with one shared session the
+// second call would always be a replay of the first and never reach its success path. Replay
+// and ROC state evolve per session; nothing may crash, read out of bounds or return a view
+// outside the caller's buffer, and both sessions must reach the same verdict.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -16,7 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 1) {
     return 0;
   }
-  srtp::Session session = fuzz::srtp_session(fuzz::srtp_config(data[0]));
+  const fuzz::SrtpConfig config = fuzz::srtp_config(data[0]);
+  srtp::Session out_of_place = fuzz::srtp_session(config);
+  srtp::Session in_place = fuzz::srtp_session(config);
   std::size_t pos = 1;
   while (pos + 2 <= size) {
     const std::size_t len = std::size_t{data[pos]} << 8 | data[pos + 1];
@@ -34,14 +39,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     std::vector<std::uint8_t> out(packet.size());
-    Result<std::span<std::uint8_t>> a = session.unprotect_rtp(packet, out);
+    Result<std::span<std::uint8_t>> a = out_of_place.unprotect_rtp(packet, out);
     if (a && (a->data() != out.data() || a->size() > out.size())) {
       std::abort();
     }
-    Result<std::span<std::uint8_t>> b = session.unprotect_rtp(std::span<std::uint8_t>(packet));
+    Result<std::span<std::uint8_t>> b = in_place.unprotect_rtp(std::span<std::uint8_t>(packet));
     if (b && (b->data() != packet.data() || b->size() > packet.size())) {
       std::abort();
     }
+    fuzz::require(a.has_value() == b.has_value() && (a || a.error() == b.error()),
+                  "in-place and out-of-place unprotect agree");
+    fuzz::require(!a || std::equal(a->begin(), a->end(), b->begin(), b->end()),
+                  "in-place and out-of-place unprotect return the same packet");
   }
   return 0;
 }

@@ -55,6 +55,14 @@ Layout layout(const RecordCipherInfo& c, bool etm, std::size_t cid_len, std::siz
   return l;
 }
 
+// sealable_type: tls12_cid is the outer type of CID records only (RFC 9146 §4), never one a
+// caller seals, and with a CID the real type is found as the last non-zero byte of the inner
+// plaintext, so type 0 could not be recovered. Sealing either would write a record no receiver
+// (wireseal's opener included) accepts as what was sealed.
+bool sealable_type(ContentType type, bool with_cid) noexcept {
+  return type != ContentType::kTls12Cid && (!with_cid || static_cast<std::uint8_t>(type) != 0);
+}
+
 // write_cbc_padding appends TLS padding to data[0, n): 1..16 bytes each equal to count - 1.
 std::size_t write_cbc_padding(std::uint8_t* data, std::size_t n) noexcept {
   const std::size_t pad_total = 16 - n % 16;
@@ -148,13 +156,13 @@ std::size_t RecordSealer::overhead() const noexcept {
 }
 
 std::size_t RecordSealer::max_plaintext_size(std::size_t record_len) const noexcept {
+  // sealed_size(n) - n never drops more than 15 below overhead() (CBC padding), so no
+  // plaintext longer than record_len - overhead() + 15 fits. A record_len of overhead() or
+  // less can still hold short plaintexts whose padding is shorter than the worst case.
   const std::size_t o = overhead();
-  if (record_len <= o) {
-    return 0;
-  }
   // A record also never exceeds the fragment limit, which CID padding can reach first.
   const std::size_t limit = std::min(record_len, header_size(options_.cid.size()) + kMaxFragmentLength);
-  std::size_t n = std::min(record_len - o + 16, kMaxPlaintext);
+  std::size_t n = std::min(record_len + 16 > o ? record_len + 16 - o : 0, kMaxPlaintext);
   while (n > 0 && sealed_size(n) > limit) {
     --n;
   }
@@ -178,7 +186,7 @@ struct RecordSealer::Framed {
 
 Status RecordSealer::frame(ContentType type, std::span<const std::uint8_t> plaintext,
                            std::span<std::uint8_t> out, Framed& f) noexcept {
-  if (plaintext.size() > kMaxPlaintext) {
+  if (plaintext.size() > kMaxPlaintext || !sealable_type(type, !options_.cid.empty())) {
     return Error::kInvalidArgument;
   }
   if (next_sequence_ > kMaxSequence) {
@@ -189,7 +197,9 @@ Status RecordSealer::frame(ContentType type, std::span<const std::uint8_t> plain
   f.n = cid.empty() ? plaintext.size() : plaintext.size() + 1 + options_.cid_padding;
   f.layout = layout(c, options_.encrypt_then_mac, cid.size(), f.n);
   if (f.layout.fragment() > kMaxFragmentLength) {
-    return Error::kInvalidArgument;  // the 16-bit length and the peer's limit (RFC 6347 §4.1)
+    // CID padding can push the fragment past what a receiver accepts (and past the 16-bit
+    // length field, RFC 6347 §4.1): refuse rather than write a record that cannot be parsed.
+    return Error::kInvalidArgument;
   }
   if (out.size() < f.layout.total()) {
     return Error::kBufferTooSmall;
@@ -296,7 +306,7 @@ Result<std::size_t> RecordSealer::seal_aead(ContentType type, std::span<const st
   const RecordCipherInfo& c = crypto_->info();
   const std::size_t n = plaintext.size();
   const std::size_t fragment = c.explicit_nonce_len + n + c.tag_len;
-  if (n > kMaxPlaintext) {
+  if (n > kMaxPlaintext || !sealable_type(type, false)) {
     return Error::kInvalidArgument;
   }
   if (next_sequence_ > kMaxSequence) {

@@ -110,8 +110,10 @@ class RecordSealer {
 
   // seal writes one record of `type` carrying `plaintext` into out[0, sealed_size(n)) and
   // returns its length. `plaintext` may be out[payload_offset(), +n) (in place) or disjoint
-  // from `out`. Errors: kBufferTooSmall, kAliasing, kInvalidArgument (plaintext over 2^14),
-  // kSequenceExhausted (the 48-bit sequence would wrap: rekey with a new epoch).
+  // from `out`. Errors: kBufferTooSmall, kAliasing, kInvalidArgument (plaintext over 2^14;
+  // a fragment over kMaxFragmentLength with the CID padding; type tls12_cid, or 0 with a CID:
+  // neither could be opened as sealed), kSequenceExhausted (the 48-bit sequence would wrap:
+  // rekey with a new epoch).
   Result<std::size_t> seal(ContentType type, std::span<const std::uint8_t> plaintext,
                            std::span<std::uint8_t> out) noexcept;
 

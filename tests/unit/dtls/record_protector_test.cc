@@ -216,6 +216,40 @@ TEST_P(RecordRoundTrip, CidPaddingIsBoundedByTheFragmentLimit) {
   }
 }
 
+// max_plaintext_size is exact for every record length, including those at or below
+// overhead() that still hold plaintexts with less than worst-case CBC padding (a fuzz finding:
+// they used to report 0).
+TEST_P(RecordRoundTrip, MaxPlaintextSizeIsExactForEveryShortLength) {
+  const RecordSealer s = sealer();
+  for (std::size_t len = s.sealed_size(0) - 1; len <= s.overhead() + 64; ++len) {
+    const std::size_t m = s.max_plaintext_size(len);
+    if (m != 0 || s.sealed_size(0) <= len) {
+      EXPECT_LE(s.sealed_size(m), len) << len;
+    }
+    EXPECT_GT(s.sealed_size(m + 1), len) << len;
+  }
+}
+
+// tls12_cid is never a type a caller seals, and with a CID a zero type could not be found
+// again in the inner plaintext: both are refused instead of producing unopenable records.
+TEST_P(RecordRoundTrip, RefusesContentTypesItCouldNotOpen) {
+  RecordSealer s = sealer();
+  RecordOpener o = opener();
+  const std::uint8_t pt[3] = {1, 2, 3};
+  Bytes rec(s.sealed_size(sizeof(pt)));
+  EXPECT_EQ(s.seal(ContentType::kTls12Cid, pt, rec).error(), Error::kInvalidArgument);
+  const Result<std::size_t> zero = s.seal(static_cast<ContentType>(0), pt, rec);
+  if (GetParam().cid_len != 0) {
+    EXPECT_EQ(zero.error(), Error::kInvalidArgument);
+  } else {
+    ASSERT_TRUE(zero);
+    Result<OpenedRecord> r = o.open(rec);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->type, static_cast<ContentType>(0));
+  }
+  EXPECT_EQ(s.next_sequence(), GetParam().cid_len != 0 ? 0u : 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCiphers, RecordRoundTrip, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(RecordSealer, RefusesToWrapTheSequenceNumber) {
@@ -226,6 +260,28 @@ TEST(RecordSealer, RefusesToWrapTheSequenceNumber) {
   const std::uint8_t pt[4] = {1, 2, 3, 4};
   ASSERT_TRUE(s.seal(ContentType::kApplicationData, pt, rec));
   EXPECT_EQ(s.seal(ContentType::kApplicationData, pt, rec).error(), Error::kSequenceExhausted);
+}
+
+// CID padding that would push the fragment past 2^14 + 2048 (and the 16-bit length field) is
+// refused per record (a fuzz finding: the length wrapped and the record did not parse).
+TEST(RecordSealer, RefusesCidPaddingPastTheFragmentLimit) {
+  Bytes kb(KeyBlock::size(RecordCipher::kAes128Gcm), 1);
+  KeyBlock block = *KeyBlock::from_bytes(RecordCipher::kAes128Gcm, kb);
+  RecordOptions options;
+  const std::uint8_t cid[2] = {7, 8};
+  options.cid = ConnectionId(cid);
+  options.cid_padding = 3000;
+  RecordSealer s(RecordCipher::kAes128Gcm, block.keys(Direction::kServerWrite), 1, options);
+  RecordOpener o(RecordCipher::kAes128Gcm, block.keys(Direction::kServerWrite), 1, options);
+  const Bytes big(16384, 'b');
+  Bytes rec(s.sealed_size(big.size()));
+  EXPECT_EQ(s.seal(ContentType::kApplicationData, big, rec).error(), Error::kInvalidArgument);
+  const Bytes small(100, 's');
+  rec.resize(s.sealed_size(small.size()));
+  ASSERT_TRUE(s.seal(ContentType::kApplicationData, small, rec));
+  Result<OpenedRecord> r = o.open(rec);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(Bytes(r->plaintext.begin(), r->plaintext.end()), small);
 }
 
 TEST(RecordSealer, GcmExplicitNonceIsEpochAndSequence) {
