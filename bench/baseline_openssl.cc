@@ -92,8 +92,8 @@ bool Aead::seal(In nonce, In aad, In in, Out out, Out tag) noexcept {
   if (EVP_EncryptFinal_ex(ctx, out.data() + len, &len) != 1) {
     return false;
   }
-  return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag_len_),
-                             tag.data()) == 1;
+  return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag_len_), tag.data()) ==
+         1;
 }
 
 bool Aead::open(In nonce, In aad, In in, Out out, In tag) noexcept {
@@ -122,8 +122,7 @@ bool Aead::open(In nonce, In aad, In in, Out out, In tag) noexcept {
   if (ccm_) {
     return true;
   }
-  if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, static_cast<int>(tag.size()), tag_ptr) !=
-      1) {
+  if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, static_cast<int>(tag.size()), tag_ptr) != 1) {
     return false;
   }
   return EVP_DecryptFinal_ex(ctx, out.data() + len, &len) == 1;
@@ -163,10 +162,9 @@ Mac::Mac(const char* mac, const char* algorithm_param, const char* algorithm, In
 bool Mac::compute(In iv, In message, Out out) noexcept {
   EVP_MAC_CTX* ctx = ctx_.get();
   // NULL key: restart with the key already scheduled. GMAC takes a fresh IV per message.
-  OSSL_PARAM iv_params[] = {
-      OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_IV,
-                                        const_cast<std::uint8_t*>(iv.data()), iv.size()),
-      OSSL_PARAM_construct_end()};
+  OSSL_PARAM iv_params[] = {OSSL_PARAM_construct_octet_string(
+                                OSSL_MAC_PARAM_IV, const_cast<std::uint8_t*>(iv.data()), iv.size()),
+                            OSSL_PARAM_construct_end()};
   if (EVP_MAC_init(ctx, nullptr, 0, iv.empty() ? nullptr : iv_params) != 1 ||
       EVP_MAC_update(ctx, message.data(), message.size()) != 1) {
     return false;

@@ -53,8 +53,8 @@ void report_figures(benchmark::State& state, std::size_t payload_bytes,
   // kAvgIterations divides by the iteration count when the run is reported: per-op figures.
   state.counters["B/op"] = benchmark::Counter(static_cast<double>(after.bytes - before.bytes),
                                               benchmark::Counter::kAvgIterations);
-  state.counters["allocs/op"] = benchmark::Counter(
-      static_cast<double>(after.count - before.count), benchmark::Counter::kAvgIterations);
+  state.counters["allocs/op"] = benchmark::Counter(static_cast<double>(after.count - before.count),
+                                                   benchmark::Counter::kAvgIterations);
 }
 
 }  // namespace detail

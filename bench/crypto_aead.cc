@@ -16,7 +16,7 @@ namespace {
 using crypto::AeadAlgorithm;
 
 struct AeadCase {
-  const char* name;      // operation prefix: "aes128gcm" -> aes128gcm_seal / aes128gcm_open
+  const char* name;  // operation prefix: "aes128gcm" -> aes128gcm_seal / aes128gcm_open
   AeadAlgorithm algorithm;
   const char* evp_name;  // the same algorithm for the OpenSSL baseline
   std::size_t tag_len;

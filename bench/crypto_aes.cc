@@ -61,8 +61,9 @@ void register_cbc(const char* op, bool encrypt) {
         [cbc = crypto::AesCbc(pattern(16, 7)), b = Blocks(cbc_size(size)),
          encrypt]() mutable noexcept {
           pin(b.in);
-          const bool ok = (encrypt ? cbc.encrypt(b.iv, b.in, b.out) : cbc.decrypt(b.iv, b.in, b.out))
-                              .has_value();
+          const bool ok =
+              (encrypt ? cbc.encrypt(b.iv, b.in, b.out) : cbc.decrypt(b.iv, b.in, b.out))
+                  .has_value();
           pin(b.out);
           return ok;
         },

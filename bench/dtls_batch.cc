@@ -44,8 +44,8 @@ auto make_wireseal(const CipherCase& c, std::size_t size) {
   std::array<dtls::RecordSealer::Job, kBatch> jobs{};
   for (std::size_t i = 0; i < kBatch; ++i) {
     jobs[i].type = kType;
-    jobs[i].plaintext = std::span<const std::uint8_t>(records->rec[i]).subspan(
-        sealer.payload_offset(), size);
+    jobs[i].plaintext =
+        std::span<const std::uint8_t>(records->rec[i]).subspan(sealer.payload_offset(), size);
     jobs[i].out = records->rec[i];
   }
   return timed(
@@ -89,8 +89,7 @@ void register_dtls_batch() {
         "dtls", op, kWireseal, [c](std::size_t size) { return make_wireseal(c, size); },
         kBatchSizes);
     register_op(
-        "dtls", op, kOpenSsl, [c](std::size_t size) { return make_openssl(c, size); },
-        kBatchSizes);
+        "dtls", op, kOpenSsl, [c](std::size_t size) { return make_openssl(c, size); }, kBatchSizes);
   }
 }
 

@@ -87,7 +87,9 @@ class Ring {
   bool open_next() noexcept { return opener_.open(slot(next_++)); }
 
  private:
-  std::span<std::uint8_t> slot(std::size_t i) noexcept { return {buf_.data() + i * stride_, stride_}; }
+  std::span<std::uint8_t> slot(std::size_t i) noexcept {
+    return {buf_.data() + i * stride_, stride_};
+  }
 
   dtls::KeyBlock keys_;
   Sealer sealer_;
@@ -140,17 +142,18 @@ template <class Sealer, class Opener>
 void register_decrypt(const CipherCase& c, std::string_view impl, bool check) {
   const std::string op = std::string(c.name) + "_decrypt";
   for (const std::size_t size : kRecordSizes) {
-    register_named(benchmark_name("dtls", op, impl, size), [c, size, check](benchmark::State& state) {
-      try {
-        if (check) {
-          check_interop(c, size);
-        }
-        auto ring = std::make_unique<Ring<Sealer, Opener>>(c, size);
-        run_ring(state, *ring);
-      } catch (const std::exception& e) {
-        state.SkipWithError(e.what());
-      }
-    });
+    register_named(benchmark_name("dtls", op, impl, size),
+                   [c, size, check](benchmark::State& state) {
+                     try {
+                       if (check) {
+                         check_interop(c, size);
+                       }
+                       auto ring = std::make_unique<Ring<Sealer, Opener>>(c, size);
+                       run_ring(state, *ring);
+                     } catch (const std::exception& e) {
+                       state.SkipWithError(e.what());
+                     }
+                   });
   }
 }
 

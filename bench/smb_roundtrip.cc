@@ -25,7 +25,7 @@ using smb::Protection;
 using smb::SigningAlgorithm;
 
 constexpr std::size_t kRoundTripSizes[] = {1024, 65536, 1 << 20};
-constexpr std::size_t kReadRequestBody = 49;   // MS-SMB2 §2.2.19 (StructureSize 49)
+constexpr std::size_t kReadRequestBody = 49;     // MS-SMB2 §2.2.19 (StructureSize 49)
 constexpr std::size_t kReadResponseHeader = 16;  // §2.2.20 before the data
 
 struct Mode {
@@ -85,10 +85,11 @@ class RoundTrip {
     req[2] = 0x50;  // Padding: data offset in the response
     const auto n = static_cast<std::uint32_t>(file_.size());
     std::memcpy(req + 4, &n, 4);  // Length (little-endian host)
-    const auto sent = client_.send_request(
-        smb::Request{.command = smb::Command::kRead, .credit_charge = charge_,
-                     .credit_request = charge_, .tree_id = 1},
-        kReadRequestBody);
+    const auto sent = client_.send_request(smb::Request{.command = smb::Command::kRead,
+                                                        .credit_charge = charge_,
+                                                        .credit_request = charge_,
+                                                        .tree_id = 1},
+                                           kReadRequestBody);
     if (!sent || pipe_.client().write(sent->frame) != sent->frame.size()) {
       return false;
     }

@@ -55,8 +55,8 @@ struct TransformBuffers {
 
 // evp_seal is what a careful OpenSSL user writes for the transform: build the header, then one
 // EVP AEAD call with the header's bytes 20..51 as AAD and the tag into the Signature field.
-bool evp_seal(openssl::Aead& aead, Cipher cipher, std::uint64_t& counter,
-              const Bytes& message, Bytes& out) noexcept {
+bool evp_seal(openssl::Aead& aead, Cipher cipher, std::uint64_t& counter, const Bytes& message,
+              Bytes& out) noexcept {
   std::uint8_t* p = out.data();
   const std::uint8_t proto[4] = {0xFD, 'S', 'M', 'B'};
   std::memcpy(p, proto, 4);
@@ -77,61 +77,74 @@ bool evp_seal(openssl::Aead& aead, Cipher cipher, std::uint64_t& counter,
 void register_transform(const CipherCase& c) {
   const std::string seal_op = std::string("transform_seal_") + c.name;
   const std::string open_op = std::string("transform_open_") + c.name;
-  register_op("smb", seal_op, kWireseal, [c](std::size_t size) {
-    return timed(
-        [b = TransformBuffers(c, size),
-         sealer = smb::TransformSealer(c.cipher, pattern(smb::cipher_key_length(c.cipher), 7),
-                                       kSessionId)]() mutable noexcept {
-          pin(b.message);
-          const bool ok = sealer.seal(b.message, b.out).has_value();
-          pin(b.out);
-          return ok;
-        },
-        size);
-  }, kSmbSizes);
-  register_op("smb", seal_op, kOpenSsl, [c](std::size_t size) {
-    return timed(
-        [b = TransformBuffers(c, size),
-         aead = openssl::Aead(c.evp_name, pattern(smb::cipher_key_length(c.cipher), 7), 16,
-                              smb::cipher_nonce_length(c.cipher)),
-         counter = std::uint64_t{1}, c]() mutable noexcept {
-          pin(b.message);
-          const bool ok = evp_seal(aead, c.cipher, counter, b.message, b.out);
-          pin(b.out);
-          return ok;
-        },
-        size);
-  }, kSmbSizes);
-  register_op("smb", open_op, kWireseal, [c](std::size_t size) {
-    return timed(
-        [b = TransformBuffers(c, size),
-         opener = smb::TransformOpener(c.cipher, pattern(smb::cipher_key_length(c.cipher), 7),
-                                       kSessionId)]() mutable noexcept {
-          pin(b.sealed);
-          const bool ok = opener.open_to(b.sealed, b.out).has_value();
-          pin(b.out);
-          return ok;
-        },
-        size);
-  }, kSmbSizes);
-  register_op("smb", open_op, kOpenSsl, [c](std::size_t size) {
-    return timed(
-        [b = TransformBuffers(c, size),
-         aead = openssl::Aead(c.evp_name, pattern(smb::cipher_key_length(c.cipher), 7), 16,
-                              smb::cipher_nonce_length(c.cipher)), c]() mutable noexcept {
-          pin(b.sealed);
-          const std::span<const std::uint8_t> t(b.sealed);
-          std::uint64_t sid = 0;
-          std::memcpy(&sid, t.data() + 44, 8);
-          const bool ok = sid == kSessionId &&
-                          aead.open(t.subspan(20, smb::cipher_nonce_length(c.cipher)),
-                                    t.subspan(20, 32), t.subspan(smb::kTransformHeaderSize),
-                                    b.out, t.subspan(4, 16));
-          pin(b.out);
-          return ok;
-        },
-        size);
-  }, kSmbSizes);
+  register_op(
+      "smb", seal_op, kWireseal,
+      [c](std::size_t size) {
+        return timed(
+            [b = TransformBuffers(c, size),
+             sealer = smb::TransformSealer(c.cipher, pattern(smb::cipher_key_length(c.cipher), 7),
+                                           kSessionId)]() mutable noexcept {
+              pin(b.message);
+              const bool ok = sealer.seal(b.message, b.out).has_value();
+              pin(b.out);
+              return ok;
+            },
+            size);
+      },
+      kSmbSizes);
+  register_op(
+      "smb", seal_op, kOpenSsl,
+      [c](std::size_t size) {
+        return timed(
+            [b = TransformBuffers(c, size),
+             aead = openssl::Aead(c.evp_name, pattern(smb::cipher_key_length(c.cipher), 7), 16,
+                                  smb::cipher_nonce_length(c.cipher)),
+             counter = std::uint64_t{1}, c]() mutable noexcept {
+              pin(b.message);
+              const bool ok = evp_seal(aead, c.cipher, counter, b.message, b.out);
+              pin(b.out);
+              return ok;
+            },
+            size);
+      },
+      kSmbSizes);
+  register_op(
+      "smb", open_op, kWireseal,
+      [c](std::size_t size) {
+        return timed(
+            [b = TransformBuffers(c, size),
+             opener = smb::TransformOpener(c.cipher, pattern(smb::cipher_key_length(c.cipher), 7),
+                                           kSessionId)]() mutable noexcept {
+              pin(b.sealed);
+              const bool ok = opener.open_to(b.sealed, b.out).has_value();
+              pin(b.out);
+              return ok;
+            },
+            size);
+      },
+      kSmbSizes);
+  register_op(
+      "smb", open_op, kOpenSsl,
+      [c](std::size_t size) {
+        return timed(
+            [b = TransformBuffers(c, size),
+             aead = openssl::Aead(c.evp_name, pattern(smb::cipher_key_length(c.cipher), 7), 16,
+                                  smb::cipher_nonce_length(c.cipher)),
+             c]() mutable noexcept {
+              pin(b.sealed);
+              const std::span<const std::uint8_t> t(b.sealed);
+              std::uint64_t sid = 0;
+              std::memcpy(&sid, t.data() + 44, 8);
+              const bool ok =
+                  sid == kSessionId &&
+                  aead.open(t.subspan(20, smb::cipher_nonce_length(c.cipher)), t.subspan(20, 32),
+                            t.subspan(smb::kTransformHeaderSize), b.out, t.subspan(4, 16));
+              pin(b.out);
+              return ok;
+            },
+            size);
+      },
+      kSmbSizes);
 }
 
 // SignBuffers: an SMB2 message (header + body) of `size` bytes.
@@ -148,38 +161,44 @@ struct SignBuffers {
 
 void register_sign(const char* op, smb::SigningAlgorithm algorithm, const char* evp_mac,
                    const char* evp_param) {
-  register_op("smb", op, kWireseal, [algorithm](std::size_t size) {
-    return timed(
-        [b = SignBuffers(size),
-         signer = smb::Signer(algorithm, pattern(16, 7))]() mutable noexcept {
-          pin(b.message);
-          const bool ok = signer.sign(b.message).has_value();
-          pin(b.message);
-          return ok;
-        },
-        size);
-  }, kSmbSizes);
-  register_op("smb", op, kOpenSsl, [algorithm, evp_mac, evp_param](std::size_t size) {
-    return timed(
-        [b = SignBuffers(size), algorithm,
-         mac = openssl::Mac(evp_mac, "cipher", evp_param, pattern(16, 7))]() mutable noexcept {
-          pin(b.message);
-          std::uint8_t* p = b.message.data();
-          p[16] |= 0x08;
-          std::memset(p + 48, 0, 16);
-          std::array<std::uint8_t, 12> iv{};
-          std::memcpy(iv.data(), p + 24, 8);
-          iv[8] = static_cast<std::uint8_t>(p[16] & 1);
-          const bool ok = mac.compute(algorithm == smb::SigningAlgorithm::kAesGmac
-                                          ? std::span<const std::uint8_t>(iv)
-                                          : std::span<const std::uint8_t>(),
-                                      b.message, b.mac);
-          std::memcpy(p + 48, b.mac.data(), 16);
-          pin(b.message);
-          return ok;
-        },
-        size);
-  }, kSmbSizes);
+  register_op(
+      "smb", op, kWireseal,
+      [algorithm](std::size_t size) {
+        return timed(
+            [b = SignBuffers(size),
+             signer = smb::Signer(algorithm, pattern(16, 7))]() mutable noexcept {
+              pin(b.message);
+              const bool ok = signer.sign(b.message).has_value();
+              pin(b.message);
+              return ok;
+            },
+            size);
+      },
+      kSmbSizes);
+  register_op(
+      "smb", op, kOpenSsl,
+      [algorithm, evp_mac, evp_param](std::size_t size) {
+        return timed(
+            [b = SignBuffers(size), algorithm,
+             mac = openssl::Mac(evp_mac, "cipher", evp_param, pattern(16, 7))]() mutable noexcept {
+              pin(b.message);
+              std::uint8_t* p = b.message.data();
+              p[16] |= 0x08;
+              std::memset(p + 48, 0, 16);
+              std::array<std::uint8_t, 12> iv{};
+              std::memcpy(iv.data(), p + 24, 8);
+              iv[8] = static_cast<std::uint8_t>(p[16] & 1);
+              const bool ok = mac.compute(algorithm == smb::SigningAlgorithm::kAesGmac
+                                              ? std::span<const std::uint8_t>(iv)
+                                              : std::span<const std::uint8_t>(),
+                                          b.message, b.mac);
+              std::memcpy(p + 48, b.mac.data(), 16);
+              pin(b.message);
+              return ok;
+            },
+            size);
+      },
+      kSmbSizes);
 }
 
 }  // namespace

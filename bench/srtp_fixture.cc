@@ -81,9 +81,8 @@ void set_libsrtp_policy(srtp::Profile p, srtp_crypto_policy_t* rtp, srtp_crypto_
       break;
   }
   *rtcp = *rtp;
-  rtcp->auth_tag_len = rtp->sec_serv == sec_serv_conf_and_auth && rtp->auth_tag_len == 4
-                           ? 10
-                           : rtp->auth_tag_len;
+  rtcp->auth_tag_len =
+      rtp->sec_serv == sec_serv_conf_and_auth && rtp->auth_tag_len == 4 ? 10 : rtp->auth_tag_len;
 }
 
 }  // namespace
@@ -136,8 +135,8 @@ OpensslSrtp::OpensslSrtp(srtp::Profile p) : info_(&srtp::info(p)) {
     hmac_.reset(EVP_MAC_CTX_new(mac));
     EVP_MAC_free(mac);
     char digest[] = "SHA1";
-    const OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_END};
+    const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                                 OSSL_PARAM_END};
     if (!hmac_ || EVP_MAC_init(hmac_.get(), auth.data(), auth.size(), params) != 1) {
       throw std::runtime_error("srtp bench: EVP_MAC HMAC-SHA1 set-up failed");
     }
@@ -151,7 +150,8 @@ bool OpensslSrtp::tag(const std::uint8_t* data, std::size_t len, std::uint32_t r
   std::size_t n = 0;
   return EVP_MAC_init(hmac_.get(), nullptr, 0, nullptr) == 1 &&
          EVP_MAC_update(hmac_.get(), data, len) == 1 &&
-         EVP_MAC_update(hmac_.get(), roc_be, 4) == 1 && EVP_MAC_final(hmac_.get(), out, &n, 20) == 1;
+         EVP_MAC_update(hmac_.get(), roc_be, 4) == 1 &&
+         EVP_MAC_final(hmac_.get(), out, &n, 20) == 1;
 }
 
 std::size_t OpensslSrtp::protect(const std::uint8_t* in, std::size_t len, std::uint8_t* out,

@@ -54,7 +54,7 @@ inline constexpr std::size_t kPayloadSizes[] = {100, 200, 500, 1000, 1200, 1400}
 inline constexpr std::size_t kBatch = 16;
 inline constexpr std::size_t kRing = 256;  // pre-protected packets the unprotect rows cycle
 inline constexpr std::uint32_t kSsrc = 0xcafebabe;
-inline constexpr std::size_t kRoom = 64;   // spare bytes after a packet for tag and MKI
+inline constexpr std::size_t kRoom = 64;  // spare bytes after a packet for tag and MKI
 
 inline constexpr std::string_view kLibsrtp = "libsrtp";
 

@@ -113,9 +113,9 @@ auto wireseal_decrypt(srtp::Profile p, std::size_t size) {
         }
         const std::size_t i = next;
         next = (next + 1) % kRing;
-        return rx->unprotect_rtp(
-                     std::span<const std::uint8_t>(ring->packets[i].data(), ring->lengths[i]),
-                     out)
+        return rx
+            ->unprotect_rtp(
+                std::span<const std::uint8_t>(ring->packets[i].data(), ring->lengths[i]), out)
             .has_value();
       },
       size);
@@ -123,8 +123,8 @@ auto wireseal_decrypt(srtp::Profile p, std::size_t size) {
 
 auto openssl_decrypt(srtp::Profile p, std::size_t size) {
   auto o = std::make_unique<OpensslSrtp>(p);
-  auto ring = std::make_unique<UnprotectRing>(
-      size, [&o](Bytes& b, std::size_t n, std::uint16_t seq) {
+  auto ring =
+      std::make_unique<UnprotectRing>(size, [&o](Bytes& b, std::size_t n, std::uint16_t seq) {
         return o->protect(b.data(), n, b.data(), seq);
       });
   Bytes out(12 + size + kRoom);
@@ -175,8 +175,8 @@ void register_srtp_pion() {
   for (const PionCase& c : kPionCases) {
     const srtp::Profile p = c.profile;
     for (const bool in_place : {false, true}) {
-      const std::string op = std::string(in_place ? "encrypt_rtp_inplace_" : "encrypt_rtp_") +
-                             c.suffix;
+      const std::string op =
+          std::string(in_place ? "encrypt_rtp_inplace_" : "encrypt_rtp_") + c.suffix;
       register_op(
           "srtp", op, kWireseal,
           [p, in_place](std::size_t s) { return wireseal_encrypt(p, s, in_place); }, kPionSizes);

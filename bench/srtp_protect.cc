@@ -178,8 +178,8 @@ auto wireseal_unprotect(srtp::Profile p, std::size_t size) {
 
 auto openssl_unprotect(srtp::Profile p, std::size_t size) {
   auto o = std::make_unique<OpensslSrtp>(p);
-  auto ring = std::make_unique<UnprotectRing>(
-      size, [&o](Bytes& b, std::size_t n, std::uint16_t seq) {
+  auto ring =
+      std::make_unique<UnprotectRing>(size, [&o](Bytes& b, std::size_t n, std::uint16_t seq) {
         return o->protect(b.data(), n, b.data(), seq);
       });
   Bytes work(12 + size + kRoom);
@@ -274,30 +274,39 @@ void register_srtp_protect() {
   for (const ProfileCase& c : kProfiles) {
     const srtp::Profile p = c.profile;
     const std::string protect = op_name(c, "protect");
-    register_op("srtp", protect, kWireseal, [p](std::size_t s) { return wireseal_protect(p, s); },
-                kPayloadSizes);
-    register_op("srtp", protect, kOpenSsl, [p](std::size_t s) { return openssl_protect(p, s); },
-                kPayloadSizes);
-    register_op("srtp", protect, kLibsrtp, [p](std::size_t s) { return libsrtp_protect(p, s); },
-                kPayloadSizes);
+    register_op(
+        "srtp", protect, kWireseal, [p](std::size_t s) { return wireseal_protect(p, s); },
+        kPayloadSizes);
+    register_op(
+        "srtp", protect, kOpenSsl, [p](std::size_t s) { return openssl_protect(p, s); },
+        kPayloadSizes);
+    register_op(
+        "srtp", protect, kLibsrtp, [p](std::size_t s) { return libsrtp_protect(p, s); },
+        kPayloadSizes);
     const std::string protect_batch = op_name(c, "protect_batch16");
-    register_batch_op(protect_batch, kWireseal,
-                      [p](std::size_t s) { return wireseal_protect_batch(p, s); }, kPayloadSizes);
-    register_batch_op(protect_batch, kOpenSsl,
-                      [p](std::size_t s) { return openssl_protect_batch(p, s); }, kPayloadSizes);
-    register_batch_op(protect_batch, kLibsrtp,
-                      [p](std::size_t s) { return libsrtp_protect_batch(p, s); }, kPayloadSizes);
+    register_batch_op(
+        protect_batch, kWireseal, [p](std::size_t s) { return wireseal_protect_batch(p, s); },
+        kPayloadSizes);
+    register_batch_op(
+        protect_batch, kOpenSsl, [p](std::size_t s) { return openssl_protect_batch(p, s); },
+        kPayloadSizes);
+    register_batch_op(
+        protect_batch, kLibsrtp, [p](std::size_t s) { return libsrtp_protect_batch(p, s); },
+        kPayloadSizes);
     const std::string unprotect = op_name(c, "unprotect");
-    register_op("srtp", unprotect, kWireseal,
-                [p](std::size_t s) { return wireseal_unprotect(p, s); }, kPayloadSizes);
-    register_op("srtp", unprotect, kOpenSsl,
-                [p](std::size_t s) { return openssl_unprotect(p, s); }, kPayloadSizes);
-    register_op("srtp", unprotect, kLibsrtp,
-                [p](std::size_t s) { return libsrtp_unprotect(p, s); }, kPayloadSizes);
+    register_op(
+        "srtp", unprotect, kWireseal, [p](std::size_t s) { return wireseal_unprotect(p, s); },
+        kPayloadSizes);
+    register_op(
+        "srtp", unprotect, kOpenSsl, [p](std::size_t s) { return openssl_unprotect(p, s); },
+        kPayloadSizes);
+    register_op(
+        "srtp", unprotect, kLibsrtp, [p](std::size_t s) { return libsrtp_unprotect(p, s); },
+        kPayloadSizes);
     const std::string unprotect_batch = op_name(c, "unprotect_batch16");
-    register_batch_op(unprotect_batch, kWireseal,
-                      [p](std::size_t s) { return wireseal_unprotect_batch(p, s); },
-                      kPayloadSizes);
+    register_batch_op(
+        unprotect_batch, kWireseal, [p](std::size_t s) { return wireseal_unprotect_batch(p, s); },
+        kPayloadSizes);
     register_batch_op(unprotect_batch, kOpenSsl,
                       looped([p](std::size_t s) { return openssl_unprotect(p, s); }),
                       kPayloadSizes);

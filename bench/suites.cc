@@ -19,16 +19,11 @@ namespace {
 
 // Add dtls/, srtp/ and smb/ suites here; their benchmark names start with that prefix.
 constexpr Suite kSuites[] = {
-    {"crypto/aead", &register_crypto_aead},
-    {"crypto/aes", &register_crypto_aes},
-    {"crypto/mac", &register_crypto_mac},
-    {"crypto/batch", &register_crypto_batch},
-    {"dtls/record", &register_dtls_record},
-    {"dtls/batch", &register_dtls_batch},
-    {"smb/transform", &register_smb_transform},
-    {"smb/roundtrip", &register_smb_roundtrip},
-    {"srtp/protect", &register_srtp_protect},
-    {"srtp/pion", &register_srtp_pion},
+    {"crypto/aead", &register_crypto_aead},     {"crypto/aes", &register_crypto_aes},
+    {"crypto/mac", &register_crypto_mac},       {"crypto/batch", &register_crypto_batch},
+    {"dtls/record", &register_dtls_record},     {"dtls/batch", &register_dtls_batch},
+    {"smb/transform", &register_smb_transform}, {"smb/roundtrip", &register_smb_roundtrip},
+    {"srtp/protect", &register_srtp_protect},   {"srtp/pion", &register_srtp_pion},
 };
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the

@@ -8,6 +8,7 @@
 //
 // Keys are the fixed key block of fuzz_keys.h: what is fuzzed is the framing, not the key.
 #include <cstdint>
+#include <stdexcept>
 
 #include "fuzz_crypto.h"
 #include "fuzz_input.h"
@@ -98,6 +99,17 @@ inline dtls::RecordSealer make_sealer(const DtlsSetup& s, const dtls::KeyBlock& 
   o.random = random;
   return dtls::RecordSealer(s.cipher, kb.keys(dtls::Direction::kClientWrite), s.epoch, o,
                             s.first_sequence);
+}
+
+// sealer_accepts says whether a sealer can be built for the set-up: options that leave no room
+// for even an empty record (a large CID padding) are set-up misuse, refused by throwing.
+inline bool sealer_accepts(const DtlsSetup& s, const dtls::KeyBlock& kb) {
+  try {
+    (void)make_sealer(s, kb, {});
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 inline dtls::RecordOpener make_opener(const DtlsSetup& s, const dtls::KeyBlock& kb) {

@@ -12,6 +12,7 @@
 // state — to the original RTCP packet.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "fuzz_target.h"
@@ -26,6 +27,7 @@ struct Sessions {
   srtp::Session sender;
   srtp::Session out_of_place;
   srtp::Session in_place;
+  std::map<std::uint32_t, std::uint32_t> sent_next;  // per SSRC: the SRTCP index after its last
 };
 
 std::uint32_t load_be32(const std::uint8_t* p) {
@@ -52,7 +54,10 @@ Result<std::size_t> protect(srtp::Session& s, const std::vector<std::uint8_t>& r
 void packet(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, bool in_place) {
   const std::vector<std::uint8_t> rtcp = fuzz::build_rtcp(in, setup);
   const std::uint32_t ssrc = load_be32(rtcp.data() + 4);
+  // The index protect must use: the stream's next one, or, for a stream removed and not yet
+  // re-created, the one after the last its SSRC sent (removal never rewinds a sender).
   const Result<std::uint32_t> index = s.sender.srtcp_index(ssrc);
+  const auto sent = s.sent_next.find(ssrc);
   std::vector<std::uint8_t> buf;
   const Result<std::size_t> r = protect(s.sender, rtcp, in_place, buf);
   if (!r) {
@@ -62,8 +67,9 @@ void packet(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, bool
     return;
   }
   require(*r == buf.size(), "protect_rtcp returns protected_rtcp_size");
-  // A new stream starts at index 1 (what libsrtp sends first).
-  const std::uint32_t want_index = index ? *index : 1;
+  // A new SSRC starts at index 1 (what libsrtp sends first).
+  const std::uint32_t want_index = index ? *index : sent != s.sent_next.end() ? sent->second : 1;
+  s.sent_next[ssrc] = want_index + 1;
   const std::uint32_t e_flag =
       s.sender.profile().cipher == srtp::CipherKind::kNull ? 0 : 0x80000000u;
   require(index_word(s.sender, buf, rtcp.size()) == (e_flag | want_index),
@@ -102,7 +108,7 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::FuzzInput in(data, size);
   const fuzz::SrtpSetup setup = fuzz::read_srtp_setup(in);
-  Sessions s{fuzz::make_session(setup), fuzz::make_session(setup), fuzz::make_session(setup)};
+  Sessions s{fuzz::make_session(setup), fuzz::make_session(setup), fuzz::make_session(setup), {}};
   while (!in.empty()) {
     const unsigned op = in.u8() % 4u;
     if (op < 2) {

@@ -25,7 +25,8 @@ enum class Error : std::uint8_t {
   kKeyLimit,            // usage limit of the key reached
   kUnsupported,         // algorithm or feature not available in this build / on this CPU
   kBadState,            // operation not valid in the object's current state
-  kUnknownStream,       // no stream/session for this identifier (SSRC, session ID) and none may be created
+  kUnknownStream,       // no stream/session for this identifier (SSRC, session ID) and none may be
+                        // created
 };
 
 // to_string returns a short, static, human-readable name for `error`.

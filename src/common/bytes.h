@@ -39,9 +39,15 @@ inline void store_be(std::uint8_t* p, T v) noexcept {
 
 }  // namespace detail
 
-inline std::uint16_t load_be16(const std::uint8_t* p) noexcept { return detail::load_be<std::uint16_t>(p); }
-inline std::uint32_t load_be32(const std::uint8_t* p) noexcept { return detail::load_be<std::uint32_t>(p); }
-inline std::uint64_t load_be64(const std::uint8_t* p) noexcept { return detail::load_be<std::uint64_t>(p); }
+inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
+  return detail::load_be<std::uint16_t>(p);
+}
+inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
+  return detail::load_be<std::uint32_t>(p);
+}
+inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+  return detail::load_be<std::uint64_t>(p);
+}
 inline std::uint64_t load_be48(const std::uint8_t* p) noexcept {
   return std::uint64_t{load_be16(p)} << 32 | load_be32(p + 2);
 }

@@ -26,7 +26,8 @@ void check_options(AeadAlgorithm algorithm, std::span<const std::uint8_t> key,
     case Primitive::kAesCcm:
       if (options.nonce_len < 7 || options.nonce_len > 13 || options.tag_len < 4 ||
           options.tag_len > 16 || options.tag_len % 2 != 0) {
-        throw std::invalid_argument("wireseal::Aead: CCM needs a 7..13 nonce and an even 4..16 tag");
+        throw std::invalid_argument(
+            "wireseal::Aead: CCM needs a 7..13 nonce and an even 4..16 tag");
       }
       break;
     default:
@@ -77,9 +78,10 @@ std::size_t max_message_length(AeadAlgorithm algorithm, std::size_t nonce_len) n
 }
 
 // check_buffers validates one seal/open call; kept branch-light because it runs per packet.
-Status check_buffers(std::size_t nonce_len, std::size_t max_len, std::span<const std::uint8_t> nonce,
-                     std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
-                     const std::uint8_t* tag, std::size_t tag_len) noexcept {
+Status check_buffers(std::size_t nonce_len, std::size_t max_len,
+                     std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
+                     std::span<std::uint8_t> out, const std::uint8_t* tag,
+                     std::size_t tag_len) noexcept {
   if (nonce.size() != nonce_len || in.size() > max_len) {
     return Error::kInvalidArgument;
   }
@@ -167,7 +169,8 @@ Status Aead::check_seal(std::span<const std::uint8_t> nonce, std::span<const std
 }
 
 Status Aead::check_open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
-                        std::span<std::uint8_t> out, std::span<const std::uint8_t> tag) const noexcept {
+                        std::span<std::uint8_t> out,
+                        std::span<const std::uint8_t> tag) const noexcept {
   if (tag.size() != tag_len_) {
     return Error::kAuthFailed;
   }

@@ -55,7 +55,8 @@ void hash_init(HashAlgorithm hash, HashState& s) noexcept {
   }
 }
 
-void hash_update(HashAlgorithm hash, HashState& s, const std::uint8_t* data, std::size_t len) noexcept {
+void hash_update(HashAlgorithm hash, HashState& s, const std::uint8_t* data,
+                 std::size_t len) noexcept {
   switch (hash) {
     case HashAlgorithm::kSha1:
       SHA1_Update(as<SHA_CTX>(s), data, len);
@@ -209,7 +210,8 @@ Status Hmac::Stream::finish(std::span<std::uint8_t> out) noexcept {
   return {};
 }
 
-Status Hmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) const noexcept {
+Status Hmac::compute(std::span<const std::uint8_t> message,
+                     std::span<std::uint8_t> out) const noexcept {
   if (lanes_) {
     if (out.empty() || out.size() > digest_len()) {
       return Error::kInvalidArgument;
@@ -304,7 +306,8 @@ Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
 
 // compress runs `n` whole blocks through the compression function of `hash`: wireseal's
 // SHA-NI kernels when `ni`, else OpenSSL's (both branch-free in the data).
-void compress(HashAlgorithm hash, bool ni, Chain& c, const std::uint8_t* blocks, std::size_t n) noexcept {
+void compress(HashAlgorithm hash, bool ni, Chain& c, const std::uint8_t* blocks,
+              std::size_t n) noexcept {
   if (n == 0) {
     return;
   }
@@ -411,7 +414,7 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   const std::size_t length_field = block == 128 ? 16 : 8;
   const std::size_t header_len = header.size();
   const std::size_t total = header_len + data.size();  // public: the longest message
-  const std::size_t m = header_len + secret_len;        // secret: the real message
+  const std::size_t m = header_len + secret_len;       // secret: the real message
   const auto blocks_for = [&](std::size_t len) { return (len + length_field + block) / block; };
   const std::size_t first_variable = (header_len + min_len) / block;
   const std::size_t last_possible = blocks_for(total) - 1;
@@ -446,8 +449,8 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
     // negative: byte j is message when j + 1 < end, the 0x80 byte when j + 1 == end.
     const std::size_t before = ct_mask_lt(m, base);
     const std::size_t past = ct_mask_lt(base + block, m + 1);
-    const auto end = static_cast<std::uint32_t>(
-        ct_select(before, 0, ct_select(past, block + 1, m - base + 1)));
+    const auto end =
+        static_cast<std::uint32_t>(ct_select(before, 0, ct_select(past, block + 1, m - base + 1)));
     for (std::size_t j = 0; j < block; ++j) {
       const auto jj = static_cast<std::uint32_t>(j + 1);
       const auto in_message = static_cast<std::uint8_t>(ct_mask_lt_u32(jj, end));
@@ -457,7 +460,8 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
     const auto is_final =
         static_cast<std::uint8_t>(ct_mask_eq(wireseal::detail::value_barrier(i), final_block));
     for (std::size_t j = 0; j < 8; ++j) {
-      buf[block - 8 + j] = static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
+      buf[block - 8 + j] =
+          static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
     }
     compress(hash_, lanes_, chain, buf, 1);
     const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
@@ -478,7 +482,8 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   wireseal::detail::secure_wipe(&final_chain, sizeof(final_chain));
 }
 
-bool Hmac::verify(std::span<const std::uint8_t> message, std::span<const std::uint8_t> tag) const noexcept {
+bool Hmac::verify(std::span<const std::uint8_t> message,
+                  std::span<const std::uint8_t> tag) const noexcept {
   if (tag.empty() || tag.size() > digest_len()) {
     return false;
   }

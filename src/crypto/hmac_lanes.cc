@@ -98,20 +98,24 @@ class BlockFeeder {
 
 struct Sha1 {
   static constexpr std::size_t kWords = 5;
-  static void compress(std::uint32_t* state, const std::uint8_t* block, std::size_t n = 1) noexcept {
+  static void compress(std::uint32_t* state, const std::uint8_t* block,
+                       std::size_t n = 1) noexcept {
     sha1_compress_ni(state, block, n);
   }
-  static void compress_x2(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
+  static void compress_x2(std::uint32_t* const* states,
+                          const std::uint8_t* const* blocks) noexcept {
     sha1_compress_ni_x2(states, blocks);
   }
 };
 
 struct Sha256 {
   static constexpr std::size_t kWords = 8;
-  static void compress(std::uint32_t* state, const std::uint8_t* block, std::size_t n = 1) noexcept {
+  static void compress(std::uint32_t* state, const std::uint8_t* block,
+                       std::size_t n = 1) noexcept {
     sha256_compress_ni(state, block, n);
   }
-  static void compress_x2(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
+  static void compress_x2(std::uint32_t* const* states,
+                          const std::uint8_t* const* blocks) noexcept {
     sha256_compress_ni_x2(states, blocks);
   }
 };
@@ -132,7 +136,8 @@ void outer_block(const std::uint32_t* digest, std::uint8_t* block) noexcept {
 // interleaved SHA-NI chains hide most of SHA1RNDS4's latency, while four need more than the
 // sixteen XMM registers and spill (measured: 4 lanes ~1.1x, 2 lanes ~1.9x over one).
 template <class Hash>
-void compress_group(std::uint32_t* const* states, const std::uint8_t* const* blocks, std::size_t n) noexcept {
+void compress_group(std::uint32_t* const* states, const std::uint8_t* const* blocks,
+                    std::size_t n) noexcept {
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
     Hash::compress_x2(states + i, blocks + i);
@@ -147,7 +152,8 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
                std::size_t n) noexcept {
   constexpr std::size_t kWords = Hash::kWords;
   constexpr std::size_t kLanes = 4;
-  BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]), BlockFeeder(*jobs[std::min<std::size_t>(1, n - 1)]),
+  BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]),
+                                 BlockFeeder(*jobs[std::min<std::size_t>(1, n - 1)]),
                                  BlockFeeder(*jobs[std::min<std::size_t>(2, n - 1)]),
                                  BlockFeeder(*jobs[std::min<std::size_t>(3, n - 1)])};
   std::uint32_t state[kLanes][kWords];
@@ -236,7 +242,8 @@ void hmac_sha1_short(const std::uint32_t inner[5], const std::uint32_t outer[5],
 }
 
 void hmac_sha256_short(const std::uint32_t inner[8], const std::uint32_t outer[8],
-                       std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
+                       std::span<const std::uint8_t> message,
+                       std::span<std::uint8_t> out) noexcept {
   short_message<Sha256>(inner, outer, message, out);
 }
 

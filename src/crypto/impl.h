@@ -27,7 +27,8 @@ class AeadImpl {
  public:
   virtual ~AeadImpl() = default;
   // seal writes in.size() bytes to out and tag.size() (== tag_len) bytes to tag.
-  virtual void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept = 0;
+  virtual void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+                    MutableBytes tag) noexcept = 0;
   // open decrypts into out and returns whether the tag matched (compared in constant time).
   // The caller zeroes out on failure.
   virtual bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept = 0;
@@ -45,7 +46,8 @@ class AeadImpl {
   virtual std::uint32_t open_lanes(OpenJob* const* jobs, std::size_t num_jobs) noexcept {
     std::uint32_t ok = 0;
     for (std::size_t i = 0; i < num_jobs; ++i) {
-      const bool authentic = open(jobs[i]->nonce, jobs[i]->aad, jobs[i]->in, jobs[i]->out, jobs[i]->tag);
+      const bool authentic =
+          open(jobs[i]->nonce, jobs[i]->aad, jobs[i]->in, jobs[i]->out, jobs[i]->tag);
       ok |= std::uint32_t{authentic} << i;  // no branch on the secret verdict
     }
     return ok;

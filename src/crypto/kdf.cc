@@ -60,7 +60,8 @@ Status tls12_prf(HashAlgorithm hash, std::span<const std::uint8_t> secret, std::
 }
 
 Status srtp_kdf(std::span<const std::uint8_t> master_key, std::span<const std::uint8_t> master_salt,
-                SrtpKdfLabel label, std::span<std::uint8_t> out, std::uint64_t index_div_kdr) noexcept {
+                SrtpKdfLabel label, std::span<std::uint8_t> out,
+                std::uint64_t index_div_kdr) noexcept {
   if ((master_key.size() != 16 && master_key.size() != 24 && master_key.size() != 32) ||
       master_salt.size() > 14) {
     return Error::kInvalidArgument;
@@ -120,7 +121,8 @@ Status kbkdf_counter(KbkdfPrf prf, std::span<const std::uint8_t> key,
       std::memcpy(input, fixed_before.data(), fixed_before.size());
     }
     if (!fixed_after.empty()) {
-      std::memcpy(input + fixed_before.size() + counter_len, fixed_after.data(), fixed_after.size());
+      std::memcpy(input + fixed_before.size() + counter_len, fixed_after.data(),
+                  fixed_after.size());
     }
     const std::size_t input_len = fixed_before.size() + counter_len + fixed_after.size();
     for (; done < out.size(); ++i) {

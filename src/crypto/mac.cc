@@ -1,9 +1,10 @@
 // AesCmac and AesGmac front ends.
+#include "wireseal/crypto/mac.h"
+
 #include <stdexcept>
 
 #include "common/ct.h"
 #include "crypto/impl.h"
-#include "wireseal/crypto/mac.h"
 
 namespace wireseal::crypto {
 namespace {
@@ -25,13 +26,15 @@ AesCmac::AesCmac(std::span<const std::uint8_t> key, Backend backend)
   if (key.size() != 16 && key.size() != 24 && key.size() != 32) {
     throw std::invalid_argument("wireseal: AES key must be 16, 24 or 32 bytes");
   }
-  impl_ = backend_ == Backend::kNative ? detail::make_native_cmac(key) : detail::make_openssl_cmac(key);
+  impl_ =
+      backend_ == Backend::kNative ? detail::make_native_cmac(key) : detail::make_openssl_cmac(key);
 }
 AesCmac::~AesCmac() = default;
 AesCmac::AesCmac(AesCmac&&) noexcept = default;
 AesCmac& AesCmac::operator=(AesCmac&&) noexcept = default;
 
-Status AesCmac::compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
+Status AesCmac::compute(std::span<const std::uint8_t> message,
+                        std::span<std::uint8_t> out) noexcept {
   if (out.empty() || out.size() > kCmacLength) {
     return Error::kInvalidArgument;
   }
@@ -41,7 +44,8 @@ Status AesCmac::compute(std::span<const std::uint8_t> message, std::span<std::ui
   return {};
 }
 
-bool AesCmac::verify(std::span<const std::uint8_t> message, std::span<const std::uint8_t> tag) noexcept {
+bool AesCmac::verify(std::span<const std::uint8_t> message,
+                     std::span<const std::uint8_t> tag) noexcept {
   if (tag.empty() || tag.size() > kCmacLength) {
     return false;
   }
@@ -57,9 +61,11 @@ void AesCmac::compute_batch(std::span<CmacJob> jobs) noexcept {
 }
 
 AesGmac::AesGmac(std::span<const std::uint8_t> key, Backend backend)
-    : gcm_(gcm_for_key(key.size()), key, AeadOptions{.tag_len = 16, .nonce_len = 12, .backend = backend}) {}
+    : gcm_(gcm_for_key(key.size()), key,
+           AeadOptions{.tag_len = 16, .nonce_len = 12, .backend = backend}) {}
 
-Status AesGmac::compute(std::span<const std::uint8_t, 12> nonce, std::span<const std::uint8_t> message,
+Status AesGmac::compute(std::span<const std::uint8_t, 12> nonce,
+                        std::span<const std::uint8_t> message,
                         std::span<std::uint8_t> out) noexcept {
   if (out.empty() || out.size() > kGmacLength) {
     return Error::kInvalidArgument;

@@ -86,7 +86,8 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   const auto pad32 = static_cast<std::uint32_t>(pad);  // secret
   std::uint8_t bad = 0;
   for (std::size_t t = 0; t < to_check; ++t) {
-    const auto in_pad = static_cast<std::uint8_t>(ct_mask_ge_u32(static_cast<std::uint32_t>(t) + pad32, last));
+    const auto in_pad =
+        static_cast<std::uint8_t>(ct_mask_ge_u32(static_cast<std::uint32_t>(t) + pad32, last));
     bad = static_cast<std::uint8_t>(bad | (in_pad & (tail[t] ^ static_cast<std::uint8_t>(pad))));
   }
   good &= ct_mask_eq(bad, 0);

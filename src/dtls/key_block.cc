@@ -12,7 +12,8 @@ std::size_t KeyBlock::size(RecordCipher cipher) noexcept {
   return 2 * (c.mac_key_len + c.enc_key_len + c.fixed_iv_len);
 }
 
-Result<KeyBlock> KeyBlock::from_bytes(RecordCipher cipher, std::span<const std::uint8_t> bytes) noexcept {
+Result<KeyBlock> KeyBlock::from_bytes(RecordCipher cipher,
+                                      std::span<const std::uint8_t> bytes) noexcept {
   const std::size_t len = size(cipher);
   if (bytes.size() != len) {
     return Error::kInvalidArgument;
@@ -22,10 +23,11 @@ Result<KeyBlock> KeyBlock::from_bytes(RecordCipher cipher, std::span<const std::
   return kb;
 }
 
-Result<KeyBlock> KeyBlock::derive(RecordCipher cipher, crypto::HashAlgorithm prf_hash,
-                                  std::span<const std::uint8_t, kMasterSecretSize> master_secret,
-                                  std::span<const std::uint8_t, kRandomSize> client_random,
-                                  std::span<const std::uint8_t, kRandomSize> server_random) noexcept {
+Result<KeyBlock> KeyBlock::derive(
+    RecordCipher cipher, crypto::HashAlgorithm prf_hash,
+    std::span<const std::uint8_t, kMasterSecretSize> master_secret,
+    std::span<const std::uint8_t, kRandomSize> client_random,
+    std::span<const std::uint8_t, kRandomSize> server_random) noexcept {
   KeyBlock kb(cipher, size(cipher));
   std::uint8_t seed[2 * kRandomSize];
   std::memcpy(seed, server_random.data(), kRandomSize);
@@ -80,7 +82,8 @@ DirectionKeys KeyBlock::keys(Direction direction) const noexcept {
   return k;
 }
 
-Status master_secret(crypto::HashAlgorithm prf_hash, std::span<const std::uint8_t> pre_master_secret,
+Status master_secret(crypto::HashAlgorithm prf_hash,
+                     std::span<const std::uint8_t> pre_master_secret,
                      std::span<const std::uint8_t, kRandomSize> client_random,
                      std::span<const std::uint8_t, kRandomSize> server_random,
                      std::span<std::uint8_t, kMasterSecretSize> out) noexcept {
@@ -94,7 +97,8 @@ Status extended_master_secret(crypto::HashAlgorithm prf_hash,
                               std::span<const std::uint8_t> pre_master_secret,
                               std::span<const std::uint8_t> session_hash,
                               std::span<std::uint8_t, kMasterSecretSize> out) noexcept {
-  return crypto::tls12_prf(prf_hash, pre_master_secret, "extended master secret", session_hash, out);
+  return crypto::tls12_prf(prf_hash, pre_master_secret, "extended master secret", session_hash,
+                           out);
 }
 
 }  // namespace wireseal::dtls

@@ -47,8 +47,9 @@ Result<RecordView> DatagramReader::next() noexcept {
   return r;
 }
 
-void write_header(ContentType type, std::uint16_t version, std::uint16_t epoch, std::uint64_t sequence,
-                  std::span<const std::uint8_t> cid, std::uint16_t length, std::uint8_t* out) noexcept {
+void write_header(ContentType type, std::uint16_t version, std::uint16_t epoch,
+                  std::uint64_t sequence, std::span<const std::uint8_t> cid, std::uint16_t length,
+                  std::uint8_t* out) noexcept {
   out[0] = static_cast<std::uint8_t>(cid.empty() ? type : ContentType::kTls12Cid);
   store_be16(out + 1, version);
   // epoch (16 bits) and sequence (48 bits) form one big-endian 64-bit field.

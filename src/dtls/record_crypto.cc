@@ -37,8 +37,9 @@ RecordCrypto::RecordCrypto(RecordCipher cipher, const DirectionKeys& keys, crypt
   }
   switch (info_.kind) {
     case CipherKind::kAead:
-      aead.emplace(aead_algorithm(cipher), keys.enc_key,
-                   crypto::AeadOptions{.tag_len = info_.tag_len, .nonce_len = 12, .backend = backend});
+      aead.emplace(
+          aead_algorithm(cipher), keys.enc_key,
+          crypto::AeadOptions{.tag_len = info_.tag_len, .nonce_len = 12, .backend = backend});
       std::memcpy(iv_.data(), keys.iv.data(), keys.iv.size());
       break;
     case CipherKind::kCbc:
@@ -88,7 +89,8 @@ void RecordCrypto::nonce(std::uint64_t epoch_seq, const std::uint8_t* explicit_n
 }
 
 std::size_t build_aad(std::uint64_t epoch_seq, ContentType type, std::uint16_t version,
-                      std::span<const std::uint8_t> cid, std::size_t length, std::uint8_t* out) noexcept {
+                      std::span<const std::uint8_t> cid, std::size_t length,
+                      std::uint8_t* out) noexcept {
   std::size_t pos = 0;
   if (cid.empty()) {
     store_be64(out, epoch_seq);

@@ -34,7 +34,8 @@ class RecordCrypto {
 
   // nonce builds the AEAD nonce for `epoch_seq` (epoch << 48 | sequence): salt || explicit for
   // GCM/CCM (explicit taken from the record when opening), IV XOR sequence for ChaCha20.
-  void nonce(std::uint64_t epoch_seq, const std::uint8_t* explicit_nonce, std::uint8_t* out) const noexcept;
+  void nonce(std::uint64_t epoch_seq, const std::uint8_t* explicit_nonce,
+             std::uint8_t* out) const noexcept;
 
   // enable_iv_generator keys the CBC IV generator from the system DRBG (sealers only).
   void enable_iv_generator();
@@ -59,7 +60,8 @@ class RecordCrypto {
 // RFC 9146 form seq_num_placeholder || tls12_cid || cid_length || tls12_cid || version ||
 // epoch || sequence || cid || length.
 std::size_t build_aad(std::uint64_t epoch_seq, ContentType type, std::uint16_t version,
-                      std::span<const std::uint8_t> cid, std::size_t length, std::uint8_t* out) noexcept;
+                      std::span<const std::uint8_t> cid, std::size_t length,
+                      std::uint8_t* out) noexcept;
 
 // cbc_open_mac_then_encrypt checks and strips the MAC and padding of a decrypted MtE record
 // `data` (plaintext | MAC | padding) in constant time with respect to the padding. The MAC

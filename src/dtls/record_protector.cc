@@ -26,10 +26,10 @@ std::uint64_t epoch_seq(std::uint16_t epoch, std::uint64_t sequence) noexcept {
 
 // Sizes of a record's parts for an inner plaintext of `n` bytes (after any CID framing).
 struct Layout {
-  std::size_t header;    // record header
-  std::size_t prefix;    // explicit nonce or CBC IV
-  std::size_t body;      // encrypted bytes (AEAD: n; CBC MtE: n + MAC + padding; ...)
-  std::size_t suffix;    // AEAD tag, or the MAC of EtM and NULL records
+  std::size_t header;  // record header
+  std::size_t prefix;  // explicit nonce or CBC IV
+  std::size_t body;    // encrypted bytes (AEAD: n; CBC MtE: n + MAC + padding; ...)
+  std::size_t suffix;  // AEAD tag, or the MAC of EtM and NULL records
   std::size_t fragment() const noexcept { return prefix + body + suffix; }
   std::size_t total() const noexcept { return header + fragment(); }
 };
@@ -96,7 +96,8 @@ RecordSealer::RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::
   // Even an empty record must fit the RFC 6347 fragment limit (this also keeps every size
   // computation below far from overflow, on 32-bit targets too).
   if (options_.cid_padding > kMaxFragmentLength ||
-      layout(crypto_->info(), options_.encrypt_then_mac, options_.cid.size(), 1 + options_.cid_padding)
+      layout(crypto_->info(), options_.encrypt_then_mac, options_.cid.size(),
+             1 + options_.cid_padding)
               .fragment() > kMaxFragmentLength) {
     throw std::invalid_argument("wireseal::dtls: cid_padding leaves no room for a record");
   }
@@ -142,7 +143,8 @@ std::size_t RecordSealer::payload_offset() const noexcept {
 }
 
 std::size_t RecordSealer::sealed_size(std::size_t plaintext_len) const noexcept {
-  const std::size_t inner = options_.cid.empty() ? plaintext_len : plaintext_len + 1 + options_.cid_padding;
+  const std::size_t inner =
+      options_.cid.empty() ? plaintext_len : plaintext_len + 1 + options_.cid_padding;
   return layout(crypto_->info(), options_.encrypt_then_mac, options_.cid.size(), inner).total();
 }
 
@@ -161,7 +163,8 @@ std::size_t RecordSealer::max_plaintext_size(std::size_t record_len) const noexc
   // less can still hold short plaintexts whose padding is shorter than the worst case.
   const std::size_t o = overhead();
   // A record also never exceeds the fragment limit, which CID padding can reach first.
-  const std::size_t limit = std::min(record_len, header_size(options_.cid.size()) + kMaxFragmentLength);
+  const std::size_t limit =
+      std::min(record_len, header_size(options_.cid.size()) + kMaxFragmentLength);
   std::size_t n = std::min(record_len + 16 > o ? record_len + 16 - o : 0, kMaxPlaintext);
   while (n > 0 && sealed_size(n) > limit) {
     --n;
@@ -174,10 +177,10 @@ std::size_t RecordSealer::max_plaintext_size(std::size_t record_len) const noexc
 struct RecordSealer::Framed {
   Layout layout;
   std::uint64_t epoch_seq;
-  std::size_t n;                            // inner plaintext length
-  std::span<const std::uint8_t> content;    // bytes to protect (plaintext, or the framed payload)
-  std::uint8_t* payload;                    // where the protected body goes
-  std::uint8_t* record_iv;                  // explicit nonce (AEAD) or CBC IV
+  std::size_t n;                          // inner plaintext length
+  std::span<const std::uint8_t> content;  // bytes to protect (plaintext, or the framed payload)
+  std::uint8_t* payload;                  // where the protected body goes
+  std::uint8_t* record_iv;                // explicit nonce (AEAD) or CBC IV
   ContentType aad_type;
   std::uint8_t nonce[12];
   std::uint8_t aad[kMaxAadSize];
@@ -207,8 +210,8 @@ Status RecordSealer::frame(ContentType type, std::span<const std::uint8_t> plain
   f.record_iv = out.data() + f.layout.header;
   f.payload = f.record_iv + f.layout.prefix;
   const bool in_place = plaintext.data() == f.payload;
-  if (!in_place &&
-      wireseal::detail::overlaps(plaintext.data(), plaintext.size(), out.data(), f.layout.total())) {
+  if (!in_place && wireseal::detail::overlaps(plaintext.data(), plaintext.size(), out.data(),
+                                              f.layout.total())) {
     return Error::kAliasing;
   }
   f.epoch_seq = epoch_seq(epoch_, next_sequence_);
@@ -258,7 +261,8 @@ void RecordSealer::seal_framed(Framed& f) noexcept {
         const std::size_t enc_len = write_cbc_padding(payload, n);
         (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
                                     {payload, enc_len});
-        f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, kCbcIvSize + enc_len, f.aad);
+        f.aad_len =
+            build_aad(f.epoch_seq, f.aad_type, options_.version, cid, kCbcIvSize + enc_len, f.aad);
         mac.update({f.aad, f.aad_len});
         mac.update({iv, kCbcIvSize + enc_len});
         (void)mac.finish({payload + enc_len, c.tag_len});
@@ -301,7 +305,8 @@ Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::ui
 // straight-line function: the same bytes as frame() + seal_framed(), a third of the work.
 //
 //   header (13) | explicit nonce (0 or 8) | ciphertext (n) | tag
-Result<std::size_t> RecordSealer::seal_aead(ContentType type, std::span<const std::uint8_t> plaintext,
+Result<std::size_t> RecordSealer::seal_aead(ContentType type,
+                                            std::span<const std::uint8_t> plaintext,
                                             std::span<std::uint8_t> out) noexcept {
   const RecordCipherInfo& c = crypto_->info();
   const std::size_t n = plaintext.size();
@@ -338,7 +343,9 @@ Result<std::size_t> RecordSealer::seal_aead(ContentType type, std::span<const st
   store_be16(aad + 9, options_.version);
   store_be16(aad + 11, static_cast<std::uint16_t>(n));
   ++next_sequence_;  // consumed before sealing: a failed seal never frees its nonce
-  if (Status st = crypto_->aead->seal(nonce, aad, plaintext, {payload, n}, {payload + n, c.tag_len}); !st) {
+  if (Status st =
+          crypto_->aead->seal(nonce, aad, plaintext, {payload, n}, {payload + n, c.tag_len});
+      !st) {
     return st.error();
   }
   return kHeaderSize + fragment;
@@ -391,8 +398,8 @@ void RecordSealer::seal_group_aead(Framed* framed, Job* const* jobs, std::size_t
   crypto::SealJob aead_jobs[8];
   for (std::size_t i = 0; i < count; ++i) {
     Framed& f = framed[i];
-    aead_jobs[i] = crypto::SealJob{f.nonce, {f.aad, f.aad_len}, f.content, {f.payload, f.n},
-                                   {f.payload + f.n, tag_len}, {}};
+    aead_jobs[i] = crypto::SealJob{f.nonce,          {f.aad, f.aad_len},         f.content,
+                                   {f.payload, f.n}, {f.payload + f.n, tag_len}, {}};
   }
   crypto_->aead->seal_batch({aead_jobs, count});
   for (std::size_t i = 0; i < count; ++i) {
@@ -418,16 +425,18 @@ void RecordSealer::seal_group_mac(Framed* framed, Job* const* jobs, std::size_t 
       f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, covered, f.aad);
       const std::uint8_t* start = etm ? f.record_iv : f.payload;
       std::uint8_t* mac_out = etm ? f.payload + f.layout.body : f.payload + f.n;
-      macs[i] = crypto::HmacJob{{{f.aad, f.aad_len}, {start, covered}, {}}, {mac_out, c.tag_len}, {}};
+      macs[i] =
+          crypto::HmacJob{{{f.aad, f.aad_len}, {start, covered}, {}}, {mac_out, c.tag_len}, {}};
     }
     crypto_->hmac->compute_batch({macs, count});
   };
   auto cbc_jobs = [&] {
     for (std::size_t i = 0; i < count; ++i) {
       Framed& f = framed[i];
-      const std::size_t padded = etm ? write_cbc_padding(f.payload, f.n)
-                                     : write_cbc_padding(f.payload, f.n + c.tag_len);
-      encryptions[i] = crypto::CbcJob{{f.record_iv, kCbcIvSize}, {f.payload, padded}, {f.payload, padded}, {}};
+      const std::size_t padded =
+          etm ? write_cbc_padding(f.payload, f.n) : write_cbc_padding(f.payload, f.n + c.tag_len);
+      encryptions[i] =
+          crypto::CbcJob{{f.record_iv, kCbcIvSize}, {f.payload, padded}, {f.payload, padded}, {}};
     }
     crypto_->cbc->encrypt_batch({encryptions, count});
   };
@@ -503,7 +512,8 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
       crypto_->nonce(es, fragment, nonce);
       const std::size_t aad_len = build_aad(es, r.type, r.version, cid, n, aad);
       std::uint8_t* body = fragment + c.explicit_nonce_len;
-      if (Status s = crypto_->aead->open(nonce, {aad, aad_len}, {body, n}, {body, n}, {body + n, c.tag_len});
+      if (Status s = crypto_->aead->open(nonce, {aad, aad_len}, {body, n}, {body, n},
+                                         {body + n, c.tag_len});
           !s) {
         return s.error();
       }
@@ -515,11 +525,13 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
       std::uint8_t* iv = fragment;
       std::uint8_t* body = fragment + kCbcIvSize;
       if (options_.encrypt_then_mac) {
-        if (fragment_len < kCbcIvSize + 16 + mac_len || (fragment_len - kCbcIvSize - mac_len) % 16 != 0) {
+        if (fragment_len < kCbcIvSize + 16 + mac_len ||
+            (fragment_len - kCbcIvSize - mac_len) % 16 != 0) {
           return Error::kMalformed;
         }
         const std::size_t enc_len = fragment_len - kCbcIvSize - mac_len;
-        const std::size_t aad_len = build_aad(es, r.type, r.version, cid, kCbcIvSize + enc_len, aad);
+        const std::size_t aad_len =
+            build_aad(es, r.type, r.version, cid, kCbcIvSize + enc_len, aad);
         crypto::Hmac::Stream mac = crypto_->hmac->begin();
         mac.update({aad, aad_len});
         mac.update({iv, kCbcIvSize + enc_len});
@@ -529,7 +541,8 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
           wireseal::detail::secure_wipe(fragment, fragment_len);
           return Error::kAuthFailed;
         }
-        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len}, {body, enc_len});
+        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len},
+                                    {body, enc_len});
         // The MAC already vouched for the bytes, so they are no secret of the keys any more:
         // the padding can be checked plainly.
         WS_CT_DECLASSIFY(body, enc_len);
@@ -549,12 +562,13 @@ Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept 
           return Error::kMalformed;
         }
         const std::size_t enc_len = fragment_len - kCbcIvSize;
-        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len}, {body, enc_len});
+        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len},
+                                    {body, enc_len});
         // The MAC covers the pseudo-header with the (secret) plaintext length: pass the
         // prefix without the length field and let the constant-time check append it.
         const std::size_t aad_len = build_aad(es, r.type, r.version, cid, 0, aad);
-        Result<std::size_t> n = detail::cbc_open_mac_then_encrypt(*crypto_->hmac, {aad, aad_len - 2},
-                                                                  {body, enc_len});
+        Result<std::size_t> n =
+            detail::cbc_open_mac_then_encrypt(*crypto_->hmac, {aad, aad_len - 2}, {body, enc_len});
         if (!n) {
           wireseal::detail::secure_wipe(fragment, fragment_len);
           return n.error();

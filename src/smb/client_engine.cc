@@ -39,8 +39,8 @@ std::size_t ClientEngine::find_slot(std::uint64_t message_id) const noexcept {
 
 Result<ClientEngine::Sent> ClientEngine::send_request(const Request& request,
                                                       std::size_t body_len) noexcept {
-  const std::uint16_t charge = request.credit_charge == 0 ? std::uint16_t{1}
-                                                          : request.credit_charge;
+  const std::uint16_t charge =
+      request.credit_charge == 0 ? std::uint16_t{1} : request.credit_charge;
   if (in_flight_ >= max_in_flight_ || credits_ < charge) {
     return Error::kBadState;
   }

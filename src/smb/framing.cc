@@ -53,9 +53,7 @@ std::span<std::uint8_t> MessagePump::read_space() noexcept {
   return std::span<std::uint8_t>(buffer_).subspan(end_);
 }
 
-void MessagePump::commit(std::size_t n) noexcept {
-  end_ += std::min(n, buffer_.size() - end_);
-}
+void MessagePump::commit(std::size_t n) noexcept { end_ += std::min(n, buffer_.size() - end_); }
 
 Result<std::optional<std::span<std::uint8_t>>> MessagePump::next() noexcept {
   if (failed_) {

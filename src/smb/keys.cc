@@ -1,9 +1,10 @@
 // SMB 3.x session key derivation (MS-SMB2 §3.1.4.2, §3.2.5.3.1, §3.3.5.5.3).
+#include "wireseal/smb/keys.h"
+
 #include <algorithm>
 
 #include "common/ct.h"
 #include "wireseal/crypto/kdf.h"
-#include "wireseal/smb/keys.h"
 
 namespace wireseal::smb {
 namespace {
@@ -60,21 +61,19 @@ Result<SessionKeys> derive_session_keys(Dialect dialect, Cipher cipher,
     }
     cipher_kdk = session_key.first(32);
   }
-  const std::span<std::uint8_t> c2s = std::span<std::uint8_t>(keys.client_to_server)
-                                          .first(keys.cipher_key_len);
-  const std::span<std::uint8_t> s2c = std::span<std::uint8_t>(keys.server_to_client)
-                                          .first(keys.cipher_key_len);
+  const std::span<std::uint8_t> c2s =
+      std::span<std::uint8_t>(keys.client_to_server).first(keys.cipher_key_len);
+  const std::span<std::uint8_t> s2c =
+      std::span<std::uint8_t>(keys.server_to_client).first(keys.cipher_key_len);
   Status s;
   if (dialect == Dialect::kSmb311) {
     if (preauth_hash.size() != kPreauthHashSize) {
       return Error::kInvalidArgument;
     }
-    if (!(s = smb3_kdf(session_key_128, bytes_of("SMBSigningKey"), preauth_hash,
-                       keys.signing)) ||
+    if (!(s = smb3_kdf(session_key_128, bytes_of("SMBSigningKey"), preauth_hash, keys.signing)) ||
         !(s = smb3_kdf(cipher_kdk, bytes_of("SMBC2SCipherKey"), preauth_hash, c2s)) ||
         !(s = smb3_kdf(cipher_kdk, bytes_of("SMBS2CCipherKey"), preauth_hash, s2c)) ||
-        !(s = smb3_kdf(session_key_128, bytes_of("SMBAppKey"), preauth_hash,
-                       keys.application))) {
+        !(s = smb3_kdf(session_key_128, bytes_of("SMBAppKey"), preauth_hash, keys.application))) {
       keys.wipe();
       return s.error();
     }
@@ -84,8 +83,7 @@ Result<SessionKeys> derive_session_keys(Dialect dialect, Cipher cipher,
                      keys.signing)) ||
       !(s = smb3_kdf(session_key_128, bytes_of("SMB2AESCCM"), bytes_of("ServerIn "), c2s)) ||
       !(s = smb3_kdf(session_key_128, bytes_of("SMB2AESCCM"), bytes_of("ServerOut"), s2c)) ||
-      !(s = smb3_kdf(session_key_128, bytes_of("SMB2APP"), bytes_of("SmbRpc"),
-                     keys.application))) {
+      !(s = smb3_kdf(session_key_128, bytes_of("SMB2APP"), bytes_of("SmbRpc"), keys.application))) {
     keys.wipe();
     return s.error();
   }

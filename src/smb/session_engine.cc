@@ -1,18 +1,19 @@
 // SecureChannel: one session's message security over direct TCP framing (MS-SMB2 §2.1,
 // §3.1.4.1 signing, §3.1.4.3 encryption, §3.2.5.1 receiving).
+#include "wireseal/smb/session_engine.h"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 #include "common/ct.h"
-#include "wireseal/smb/session_engine.h"
 
 namespace wireseal::smb {
 namespace {
 
 SessionKeys derive_or_throw(const SessionConfig& c) {
-  Result<SessionKeys> keys = derive_session_keys(c.dialect, c.cipher, c.session_key,
-                                                 c.preauth_hash);
+  Result<SessionKeys> keys =
+      derive_session_keys(c.dialect, c.cipher, c.session_key, c.preauth_hash);
   if (!keys) {
     throw std::invalid_argument("wireseal::smb: cannot derive session keys from this config");
   }

@@ -1,4 +1,6 @@
 // SMB 3.x encryption and decryption of messages (MS-SMB2 §3.1.4.3, §3.2.5.1.1, §3.3.5.2.1.1).
+#include "wireseal/smb/transform.h"
+
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -6,7 +8,6 @@
 
 #include "common/ct.h"
 #include "smb/le.h"
-#include "wireseal/smb/transform.h"
 
 namespace wireseal::smb {
 namespace {
@@ -17,8 +18,7 @@ constexpr std::size_t kOriginalSizeOffset = 36;
 constexpr std::size_t kFlagsOffset = 42;
 constexpr std::size_t kSessionIdOffset = 44;
 
-crypto::Aead make_aead(Cipher cipher, std::span<const std::uint8_t> key,
-                       crypto::Backend backend) {
+crypto::Aead make_aead(Cipher cipher, std::span<const std::uint8_t> key, crypto::Backend backend) {
   if (key.size() != cipher_key_length(cipher)) {
     throw std::invalid_argument("wireseal::smb: cipher key has the wrong length");
   }
@@ -81,8 +81,7 @@ TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> ke
 
 Result<std::size_t> TransformSealer::seal_in_place(std::span<std::uint8_t> buffer,
                                                    std::size_t message_len) noexcept {
-  if (buffer.size() < kTransformHeaderSize ||
-      buffer.size() - kTransformHeaderSize < message_len) {
+  if (buffer.size() < kTransformHeaderSize || buffer.size() - kTransformHeaderSize < message_len) {
     return Error::kBufferTooSmall;
   }
   return seal(buffer.subspan(kTransformHeaderSize, message_len), buffer);
@@ -102,7 +101,8 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
   }
   std::uint8_t* p = out.data();
   std::uint8_t* ciphertext = p + kTransformHeaderSize;
-  if (message.data() != ciphertext && detail::overlaps(message.data(), n, p, kTransformHeaderSize + n)) {
+  if (message.data() != ciphertext &&
+      detail::overlaps(message.data(), n, p, kTransformHeaderSize + n)) {
     return Error::kAliasing;
   }
   // §3.1.4.3: the nonce MUST NOT be used for any other message of the session. It is
@@ -117,10 +117,10 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
   wire::store_le16(p + kFlagsOffset, kTransformFlagEncrypted);
   wire::store_le64(p + kSessionIdOffset, session_id_);
   const std::span<const std::uint8_t> header(p, kTransformHeaderSize);
-  const Status s = aead_.seal(header.subspan(kTransformNonceOffset, nonce_len),
-                              header.subspan(kTransformAadOffset), message,
-                              out.subspan(kTransformHeaderSize, n),
-                              out.subspan(kTransformSignatureOffset, kTransformTagSize));
+  const Status s =
+      aead_.seal(header.subspan(kTransformNonceOffset, nonce_len),
+                 header.subspan(kTransformAadOffset), message, out.subspan(kTransformHeaderSize, n),
+                 out.subspan(kTransformSignatureOffset, kTransformTagSize));
   if (!s) {
     return s.error();
   }
@@ -172,8 +172,8 @@ Result<std::span<std::uint8_t>> TransformOpener::open(
   return ciphertext;
 }
 
-Result<std::span<std::uint8_t>> TransformOpener::open_to(
-    std::span<const std::uint8_t> transformed, std::span<std::uint8_t> out) noexcept {
+Result<std::span<std::uint8_t>> TransformOpener::open_to(std::span<const std::uint8_t> transformed,
+                                                         std::span<std::uint8_t> out) noexcept {
   if (const Status s = check(transformed); !s) {
     return s.error();
   }

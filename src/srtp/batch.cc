@@ -39,8 +39,8 @@ namespace wireseal::srtp {
 namespace detail {
 namespace {
 
-using wireseal::detail::tag_matches;
 using wireseal::detail::secure_wipe;
+using wireseal::detail::tag_matches;
 
 constexpr std::size_t kLanes = 16;  // Hmac::compute_batch's lane group
 constexpr std::size_t kHmacSha1Size = 20;
@@ -378,8 +378,8 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (aead) {
     const std::span<std::uint8_t> payload(job.buffer.data() + h.size, plain_len - h.size);
     c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(index), h.sequence);
-    c.open[i] = {c.gcm_ivs[i], {buf, h.size}, payload, payload, {buf + plain_len, p.rtp_tag_len},
-                 {}};
+    c.open[i] = {
+        c.gcm_ivs[i], {buf, h.size}, payload, payload, {buf + plain_len, p.rtp_tag_len}, {}};
   } else {
     c.hmac[i] = {{std::span<const std::uint8_t>(buf, plain_len), lane.roc_be, {}},
                  {lane.expected, p.rtp_tag_len},
@@ -396,8 +396,8 @@ void SessionState::protect_rtp_batch(std::span<PacketJob> jobs) noexcept {
     if (job.length > job.buffer.size()) {
       job.status = Error::kInvalidArgument;
     } else if (!defer_protect(*this, c, job)) {
-      set_result(job, protect_rtp(job.buffer.data(), job.length, job.buffer.data(),
-                                  job.buffer.size()));
+      set_result(job,
+                 protect_rtp(job.buffer.data(), job.length, job.buffer.data(), job.buffer.size()));
     }
   }
   flush_protect(*this, c);

@@ -59,16 +59,17 @@ CipherKeys derive_cipher_keys(const ProfileInfo& p, const MasterKey& key, SrtpKd
 }  // namespace
 
 KeyMaterial derive_key_material(const ProfileInfo& p, const MasterKey& key, std::size_t mki_len,
-                                 crypto::Backend backend) {
+                                crypto::Backend backend) {
   if (key.key.size() != p.master_key_len || key.salt.size() != p.master_salt_len) {
-    throw std::invalid_argument("wireseal::srtp: master key or salt length does not fit the profile");
+    throw std::invalid_argument(
+        "wireseal::srtp: master key or salt length does not fit the profile");
   }
   if (key.mki.size() != mki_len) {
     throw std::invalid_argument("wireseal::srtp: MKI length differs from SessionConfig::mki_len");
   }
   KeyMaterial m;
-  m.rtp = derive_cipher_keys(p, key, SrtpKdfLabel::kRtpEncryption,
-                             SrtpKdfLabel::kRtpAuthentication, SrtpKdfLabel::kRtpSalt, backend);
+  m.rtp = derive_cipher_keys(p, key, SrtpKdfLabel::kRtpEncryption, SrtpKdfLabel::kRtpAuthentication,
+                             SrtpKdfLabel::kRtpSalt, backend);
   m.rtcp = derive_cipher_keys(p, key, SrtpKdfLabel::kRtcpEncryption,
                               SrtpKdfLabel::kRtcpAuthentication, SrtpKdfLabel::kRtcpSalt, backend);
   if (p.cipher != CipherKind::kNull) {

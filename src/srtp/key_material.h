@@ -28,9 +28,9 @@ struct CipherKeys {
   // ~CipherKeys wipes the session salt (the keyed objects wipe their keys themselves).
   ~CipherKeys() { wireseal::detail::secure_wipe(salt.data(), salt.size()); }
 
-  std::optional<crypto::AesCtr> ctr;  // AES-CM profiles
-  std::optional<crypto::Aead> aead;   // AEAD profiles
-  std::optional<crypto::Hmac> hmac;   // HMAC-SHA1 profiles
+  std::optional<crypto::AesCtr> ctr;             // AES-CM profiles
+  std::optional<crypto::Aead> aead;              // AEAD profiles
+  std::optional<crypto::Hmac> hmac;              // HMAC-SHA1 profiles
   std::array<std::uint8_t, kMaxSaltLen> salt{};  // session salt (14 or 12 bytes used)
 };
 

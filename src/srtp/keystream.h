@@ -3,9 +3,9 @@
 
 #include <array>
 #include <bit>
-#include <cstring>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "wireseal/crypto/aes.h"

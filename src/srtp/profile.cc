@@ -28,14 +28,14 @@ constexpr std::array<ProfileInfo, kProfileCount> kTable = {{
      kCmSaltLen, 32, kCmSaltLen, kHmacSha1KeyLen, 4, 10},
     // NULL profiles still take a 128-bit master key and 112-bit salt: the KDF needs them to
     // derive the HMAC key (RFC 5764 §4.1.2 lists them with the AES-CM PRF).
-    {Profile::kNullHmacSha1_80, "NULL_HMAC_SHA1_80", CipherKind::kNull, 0x0005, 16, kCmSaltLen,
-     0, 0, kHmacSha1KeyLen, 10, 10},
+    {Profile::kNullHmacSha1_80, "NULL_HMAC_SHA1_80", CipherKind::kNull, 0x0005, 16, kCmSaltLen, 0,
+     0, kHmacSha1KeyLen, 10, 10},
     {Profile::kNullHmacSha1_32, "NULL_HMAC_SHA1_32", CipherKind::kNull, 0x0006, 16, kCmSaltLen, 0,
      0, kHmacSha1KeyLen, 4, 10},
-    {Profile::kAeadAes128Gcm, "AEAD_AES_128_GCM", CipherKind::kAesGcm, 0x0007, 16, kGcmSaltLen,
-     16, kGcmSaltLen, 0, kGcmTagLen, kGcmTagLen},
-    {Profile::kAeadAes256Gcm, "AEAD_AES_256_GCM", CipherKind::kAesGcm, 0x0008, 32, kGcmSaltLen,
-     32, kGcmSaltLen, 0, kGcmTagLen, kGcmTagLen},
+    {Profile::kAeadAes128Gcm, "AEAD_AES_128_GCM", CipherKind::kAesGcm, 0x0007, 16, kGcmSaltLen, 16,
+     kGcmSaltLen, 0, kGcmTagLen, kGcmTagLen},
+    {Profile::kAeadAes256Gcm, "AEAD_AES_256_GCM", CipherKind::kAesGcm, 0x0008, 32, kGcmSaltLen, 32,
+     kGcmSaltLen, 0, kGcmTagLen, kGcmTagLen},
 }};
 
 }  // namespace

@@ -17,7 +17,6 @@ constexpr std::uint32_t kEFlag = 0x80000000u;
 constexpr std::uint32_t kMaxSrtcpIndex = 0x7fffffffu;
 constexpr std::size_t kHmacSha1Size = 20;
 
-
 bool rtcp_version_ok(const std::uint8_t* p) noexcept { return (p[0] >> 6) == 2; }
 
 }  // namespace
@@ -90,9 +89,9 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
       std::uint8_t aad[kRtcpHeaderSize + kIndexWordSize];
       std::memcpy(aad, in, kRtcpHeaderSize);
       store_be32(aad + kRtcpHeaderSize, word);
-      if (Status s = km.rtcp.aead->seal(iv, aad, {in + kRtcpHeaderSize, body_len},
-                                        {out + kRtcpHeaderSize, body_len},
-                                        {out + len, p.rtcp_tag_len});
+      if (Status s =
+              km.rtcp.aead->seal(iv, aad, {in + kRtcpHeaderSize, body_len},
+                                 {out + kRtcpHeaderSize, body_len}, {out + len, p.rtcp_tag_len});
           !s) {
         return s.error();
       }

@@ -58,7 +58,8 @@ ExtensionIterator::ExtensionIterator(std::span<const std::uint8_t> packet, const
       pos_(header.extension_body_offset()),
       end_(header.extension_body_offset() + header.extension_body_size),
       form_(form) {
-  if (!header.has_extension || (form != ExtensionForm::kOneByte && form != ExtensionForm::kTwoByte)) {
+  if (!header.has_extension ||
+      (form != ExtensionForm::kOneByte && form != ExtensionForm::kTwoByte)) {
     pos_ = end_ = 0;
   }
 }

@@ -12,11 +12,10 @@
 namespace wireseal::srtp::detail {
 namespace {
 
-using wireseal::detail::tag_matches;
 using wireseal::detail::secure_wipe;
+using wireseal::detail::tag_matches;
 
 constexpr std::size_t kHmacSha1Size = 20;
-
 
 // rtp_auth_tag computes the RFC 3711 §4.2 tag: HMAC-SHA1(k_a, authenticated portion || ROC),
 // truncated to out.size(). A one-job batch: with SHA-NI it runs wireseal's own SHA-1 kernel
@@ -86,8 +85,8 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   const ProfileInfo& p = *profile;
   KeyMaterial& km = keys[cfg.key_index];
 
-  const bool cryptex = cfg.cryptex && p.cipher != CipherKind::kNull &&
-                       (h.csrc_count != 0 || h.has_extension);
+  const bool cryptex =
+      cfg.cryptex && p.cipher != CipherKind::kNull && (h.csrc_count != 0 || h.has_extension);
   std::uint16_t cryptex_ext_profile = kCryptexOneByteProfile;
   if (cryptex && h.has_extension) {
     cryptex_ext_profile = cryptex_profile(h.extension_profile);

@@ -88,8 +88,8 @@ bool RetiredSenders::record(std::uint32_t ssrc, const SenderMarks& marks) noexce
   return true;
 }
 
-StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words,
-                         std::size_t max_retired, std::uint64_t seed)
+StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std::size_t max_retired,
+                         std::uint64_t seed)
     : max_streams_(max_streams),
       window_words_(window_words),
       seed_(seed),
@@ -116,7 +116,8 @@ std::size_t StreamTable::home(std::uint32_t ssrc) const noexcept {
   return hash_ssrc(ssrc, seed_, shift_);
 }
 
-std::span<std::uint64_t> StreamTable::window_bits(const StreamState& s, std::size_t which) noexcept {
+std::span<std::uint64_t> StreamTable::window_bits(const StreamState& s,
+                                                  std::size_t which) noexcept {
   const auto record = static_cast<std::size_t>(&s - records_.get());
   return {windows_.get() + (2 * record + which) * window_words_, window_words_};
 }

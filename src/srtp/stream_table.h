@@ -33,10 +33,10 @@ struct SenderMarks {
 
 // StreamState is the per-SSRC state (88 bytes) plus its two replay bitmaps.
 struct StreamState {
-  std::uint64_t rtp_highest = 0;    // highest SRTP index protected or authenticated
-  std::uint64_t rtcp_highest = 0;   // highest SRTCP index authenticated (receiver)
-  SenderMarks sent;                 // protect's high-water marks
-  std::uint64_t rtp_send_floor = 0; // protect refuses lower indexes (raised by set_roc)
+  std::uint64_t rtp_highest = 0;     // highest SRTP index protected or authenticated
+  std::uint64_t rtcp_highest = 0;    // highest SRTCP index authenticated (receiver)
+  SenderMarks sent;                  // protect's high-water marks
+  std::uint64_t rtp_send_floor = 0;  // protect refuses lower indexes (raised by set_roc)
   std::uint32_t ssrc = 0;
   std::uint32_t initial_roc = 0;    // ROC assumed for the first packet (RFC 3711 §3.3.1)
   std::uint8_t key_index = 0;       // master key protect uses

@@ -44,18 +44,20 @@ TEST(CtTags, ComparisonsDoNotDependOnTheBytes) {
 }
 
 std::vector<AeadAlgorithm> all_aeads() {
-  return {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes192Gcm, AeadAlgorithm::kAes256Gcm,
-          AeadAlgorithm::kAes128Ccm, AeadAlgorithm::kAes192Ccm, AeadAlgorithm::kAes256Ccm,
+  return {AeadAlgorithm::kAes128Gcm,       AeadAlgorithm::kAes192Gcm, AeadAlgorithm::kAes256Gcm,
+          AeadAlgorithm::kAes128Ccm,       AeadAlgorithm::kAes192Ccm, AeadAlgorithm::kAes256Ccm,
           AeadAlgorithm::kChaCha20Poly1305};
 }
 
 TEST(CtCrypto, AeadSealAndOpenOnEveryBackend) {
   for (AeadAlgorithm alg : all_aeads()) {
     for (Backend backend : expected_backends(crypto::primitive_of(alg))) {
-      SCOPED_TRACE(std::string(crypto::to_string(alg)) + " " + std::string(crypto::to_string(backend)));
+      SCOPED_TRACE(std::string(crypto::to_string(alg)) + " " +
+                   std::string(crypto::to_string(backend)));
       Bytes key = pattern(crypto::key_length(alg), 5);
       secret(key);
-      crypto::Aead aead(alg, key, crypto::AeadOptions{.tag_len = 16, .nonce_len = 12, .backend = backend});
+      crypto::Aead aead(alg, key,
+                        crypto::AeadOptions{.tag_len = 16, .nonce_len = 12, .backend = backend});
       const Bytes nonce = pattern(12, 7);
       const Bytes aad = pattern(13, 9);
       for (std::size_t n : {0u, 1u, 16u, 63u, 200u, 1400u}) {
@@ -131,7 +133,8 @@ TEST(CtCrypto, HmacEveryHashAndTheSecretLengthForm) {
     Bytes tag(hmac.digest_len());
     ASSERT_TRUE(hmac.compute(msg, tag));
     EXPECT_TRUE(hmac.verify(msg, tag));
-    crypto::HmacJob jobs[3] = {{{msg, {}, {}}, tag, {}}, {{msg, msg, {}}, tag, {}}, {{{}, {}, msg}, tag, {}}};
+    crypto::HmacJob jobs[3] = {
+        {{msg, {}, {}}, tag, {}}, {{msg, msg, {}}, tag, {}}, {{{}, {}, msg}, tag, {}}};
     hmac.compute_batch(jobs);
     // The secret-length form: every secret length in the window runs identically.
     const Bytes header = pattern(13, 25);

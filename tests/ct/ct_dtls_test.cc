@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include "ct_util.h"
 #include "support/mte_record.h"
@@ -26,9 +26,9 @@ dtls::KeyBlock make_block(RecordCipher cipher) {
 
 TEST(CtDtls, MacThenEncryptEveryPaddingGoodAndDamaged) {
   std::mt19937_64 rng(7);
-  for (RecordCipher cipher : {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha1,
-                              RecordCipher::kAes128CbcSha256, RecordCipher::kAes256CbcSha256,
-                              RecordCipher::kAes256CbcSha384}) {
+  for (RecordCipher cipher :
+       {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha1, RecordCipher::kAes128CbcSha256,
+        RecordCipher::kAes256CbcSha256, RecordCipher::kAes256CbcSha384}) {
     for (std::size_t cid_len : {0u, 4u}) {
       SCOPED_TRACE(std::string(dtls::info(cipher).name) + (cid_len != 0 ? " CID" : ""));
       dtls::KeyBlock block = make_block(cipher);

@@ -25,8 +25,18 @@ enum class HeaderProtection { kNone, kRfc6904, kCryptex };
 
 // rtp builds a packet with two CSRCs and a one-byte-form extension (IDs 1 and 2).
 Bytes rtp(std::uint16_t seq, std::size_t payload) {
-  Bytes p = {0x92, 96, static_cast<std::uint8_t>(seq >> 8), static_cast<std::uint8_t>(seq),
-             0, 0, 0, 1, 0x11, 0x22, 0x33, 0x44};
+  Bytes p = {0x92,
+             96,
+             static_cast<std::uint8_t>(seq >> 8),
+             static_cast<std::uint8_t>(seq),
+             0,
+             0,
+             0,
+             1,
+             0x11,
+             0x22,
+             0x33,
+             0x44};
   const Bytes csrcs = pattern(8, 9);
   p.insert(p.end(), csrcs.begin(), csrcs.end());
   const Bytes extension = {0xBE, 0xDE, 0, 2, 0x10, 0xAA, 0x21, 0xBB, 0xCC, 0, 0, 0};
@@ -50,64 +60,65 @@ Bytes rtcp(std::size_t len) {
 TEST(CtSrtp, UnprotectEveryProfileSingleAndBatch) {
   const std::uint8_t encrypted_ids[] = {1, 2};
   for (srtp::Profile profile : kProfiles) {
-   for (HeaderProtection hp : {HeaderProtection::kNone, HeaderProtection::kRfc6904,
-                               HeaderProtection::kCryptex}) {
-    const srtp::ProfileInfo& info = srtp::info(profile);
-    SCOPED_TRACE(std::string(info.name) + " header protection " + std::to_string(static_cast<int>(hp)));
-    Bytes key = pattern(info.master_key_len, 1);
-    Bytes salt = pattern(info.master_salt_len, 2);
-    const Bytes mki = {0x01, 0x02};
-    const srtp::MasterKey master{key, salt, mki};
-    srtp::SessionConfig config;
-    config.profile = profile;
-    config.keys = {&master, 1};
-    config.mki_len = mki.size();
-    config.stream_defaults.cryptex = hp == HeaderProtection::kCryptex;
-    if (hp == HeaderProtection::kRfc6904) {
-      config.stream_defaults.encrypted_extension_ids = encrypted_ids;
-    }
-    srtp::Session tx(config);
-    std::vector<Bytes> packets;
-    for (std::uint16_t seq = 1; seq <= 24; ++seq) {
-      Bytes p = rtp(seq, 40u + 50u * seq);
-      const std::size_t n = p.size();
-      p.resize(n + tx.rtp_overhead());
-      p.resize(*tx.protect_rtp(p, n));
-      if (seq % 3 == 0) {
-        p[p.size() - 2] ^= 0x08;  // forged
+    for (HeaderProtection hp :
+         {HeaderProtection::kNone, HeaderProtection::kRfc6904, HeaderProtection::kCryptex}) {
+      const srtp::ProfileInfo& info = srtp::info(profile);
+      SCOPED_TRACE(std::string(info.name) + " header protection " +
+                   std::to_string(static_cast<int>(hp)));
+      Bytes key = pattern(info.master_key_len, 1);
+      Bytes salt = pattern(info.master_salt_len, 2);
+      const Bytes mki = {0x01, 0x02};
+      const srtp::MasterKey master{key, salt, mki};
+      srtp::SessionConfig config;
+      config.profile = profile;
+      config.keys = {&master, 1};
+      config.mki_len = mki.size();
+      config.stream_defaults.cryptex = hp == HeaderProtection::kCryptex;
+      if (hp == HeaderProtection::kRfc6904) {
+        config.stream_defaults.encrypted_extension_ids = encrypted_ids;
       }
-      packets.push_back(p);
-    }
-    Bytes control = rtcp(60);
-    const std::size_t rtcp_len = control.size();
-    control.resize(rtcp_len + tx.rtcp_overhead());
-    control.resize(*tx.protect_rtcp(control, rtcp_len));
+      srtp::Session tx(config);
+      std::vector<Bytes> packets;
+      for (std::uint16_t seq = 1; seq <= 24; ++seq) {
+        Bytes p = rtp(seq, 40u + 50u * seq);
+        const std::size_t n = p.size();
+        p.resize(n + tx.rtp_overhead());
+        p.resize(*tx.protect_rtp(p, n));
+        if (seq % 3 == 0) {
+          p[p.size() - 2] ^= 0x08;  // forged
+        }
+        packets.push_back(p);
+      }
+      Bytes control = rtcp(60);
+      const std::size_t rtcp_len = control.size();
+      control.resize(rtcp_len + tx.rtcp_overhead());
+      control.resize(*tx.protect_rtcp(control, rtcp_len));
 
-    secret(key);
-    secret(salt);
-    srtp::Session rx(config);
-    srtp::Session rx_batch(config);
-    for (std::size_t i = 0; i < packets.size(); ++i) {
-      Bytes copy = packets[i];
-      EXPECT_EQ(rx.unprotect_rtp(copy).has_value(), (i + 1) % 3 != 0) << i;
+      secret(key);
+      secret(salt);
+      srtp::Session rx(config);
+      srtp::Session rx_batch(config);
+      for (std::size_t i = 0; i < packets.size(); ++i) {
+        Bytes copy = packets[i];
+        EXPECT_EQ(rx.unprotect_rtp(copy).has_value(), (i + 1) % 3 != 0) << i;
+      }
+      std::vector<srtp::PacketJob> jobs;
+      for (Bytes& p : packets) {
+        jobs.push_back({p, p.size(), {}});
+      }
+      rx_batch.unprotect_rtp_batch(jobs);
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        EXPECT_EQ(jobs[i].status.has_value(), (i + 1) % 3 != 0) << i;
+      }
+      EXPECT_TRUE(rx.unprotect_rtcp(control));
+      // Protecting under secret keys.
+      srtp::Session secret_tx(config);
+      Bytes p = rtp(7, 500);
+      secret({p.data() + 32, p.size() - 32});  // the payload
+      const std::size_t n = p.size();
+      p.resize(n + secret_tx.rtp_overhead());
+      EXPECT_TRUE(secret_tx.protect_rtp(p, n));
     }
-    std::vector<srtp::PacketJob> jobs;
-    for (Bytes& p : packets) {
-      jobs.push_back({p, p.size(), {}});
-    }
-    rx_batch.unprotect_rtp_batch(jobs);
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      EXPECT_EQ(jobs[i].status.has_value(), (i + 1) % 3 != 0) << i;
-    }
-    EXPECT_TRUE(rx.unprotect_rtcp(control));
-    // Protecting under secret keys.
-    srtp::Session secret_tx(config);
-    Bytes p = rtp(7, 500);
-    secret({p.data() + 32, p.size() - 32});  // the payload
-    const std::size_t n = p.size();
-    p.resize(n + secret_tx.rtp_overhead());
-    EXPECT_TRUE(secret_tx.protect_rtp(p, n));
-   }
   }
 }
 
@@ -135,8 +146,9 @@ TEST(CtSmb, TransformOpenEveryCipher) {
 }
 
 TEST(CtSmb, SignatureVerifyEveryAlgorithm) {
-  for (smb::SigningAlgorithm alg : {smb::SigningAlgorithm::kHmacSha256,
-                                    smb::SigningAlgorithm::kAesCmac, smb::SigningAlgorithm::kAesGmac}) {
+  for (smb::SigningAlgorithm alg :
+       {smb::SigningAlgorithm::kHmacSha256, smb::SigningAlgorithm::kAesCmac,
+        smb::SigningAlgorithm::kAesGmac}) {
     Bytes key = pattern(16, 8);
     smb::Signer signer(alg, key);
     Bytes msg = pattern(300, 10);

@@ -18,7 +18,9 @@ namespace wireseal::test {
 using Bytes = std::vector<std::uint8_t>;
 
 // secret marks `bytes` as secret (undefined to valgrind).
-inline void secret(std::span<const std::uint8_t> bytes) { WS_CT_SECRET(bytes.data(), bytes.size()); }
+inline void secret(std::span<const std::uint8_t> bytes) {
+  WS_CT_SECRET(bytes.data(), bytes.size());
+}
 // reveal marks `bytes` as public again, for the test's own checks of a result.
 inline void reveal(std::span<const std::uint8_t> bytes) {
   WS_CT_DECLASSIFY(bytes.data(), bytes.size());

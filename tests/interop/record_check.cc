@@ -137,8 +137,8 @@ void RecordChecker::check_reseal_with_nonce(const OpenedRecordInfo& r,
   if (std::equal(out.begin(), out.end(), record.begin(), record.end())) {
     ++tally_[r.from_client ? 0 : 1].identical;
   } else {
-    failures_.push_back(name + ": re-encryption with OpenSSL's nonce differs: " +
-                        first_difference(record, out));
+    failures_.push_back(
+        name + ": re-encryption with OpenSSL's nonce differs: " + first_difference(record, out));
   }
 }
 

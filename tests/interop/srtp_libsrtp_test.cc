@@ -82,9 +82,9 @@ void set_policy(Profile p, srtp_crypto_policy_t* rtp, srtp_crypto_policy_t* rtcp
 }
 
 struct Options {
-  std::size_t mki_len = 0;     // 0, or 4 with two master keys
+  std::size_t mki_len = 0;  // 0, or 4 with two master keys
   std::vector<int> encrypted_ids;
-  std::uint32_t roc = 0;       // set on both sides before the first packet
+  std::uint32_t roc = 0;  // set on both sides before the first packet
 };
 
 // Keys for key slot `slot`: key || salt as libsrtp wants it, split for wireseal.
@@ -397,12 +397,11 @@ void run_scenario(Profile p, const Scenario& sc) {
     }
   }
   EXPECT_EQ(*ws_rx.roc(kSsrc), sc.options.roc + 1);
-  report().push_back(std::string(info.name) + " / " + sc.name + ": SRTP " +
-                     std::to_string(rtp_same) + " identical, SRTCP " + std::to_string(rtcp_same) +
-                     " identical; libsrtp->wireseal " + std::to_string(lib_to_ws) +
-                     " ok, wireseal->libsrtp " + std::to_string(ws_to_lib) + " ok" +
-                     (lib_rtcp_mki_broken ? " (SRTCP wireseal->libsrtp skipped: libsrtp MKI bug)"
-                                          : ""));
+  report().push_back(
+      std::string(info.name) + " / " + sc.name + ": SRTP " + std::to_string(rtp_same) +
+      " identical, SRTCP " + std::to_string(rtcp_same) + " identical; libsrtp->wireseal " +
+      std::to_string(lib_to_ws) + " ok, wireseal->libsrtp " + std::to_string(ws_to_lib) + " ok" +
+      (lib_rtcp_mki_broken ? " (SRTCP wireseal->libsrtp skipped: libsrtp MKI bug)" : ""));
 }
 
 class SrtpLibsrtpInterop : public ::testing::TestWithParam<Profile> {
@@ -433,9 +432,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Profile::kAes128CmHmacSha1_80, Profile::kAes128CmHmacSha1_32,
                       Profile::kAes192CmHmacSha1_80, Profile::kAes192CmHmacSha1_32,
                       Profile::kAes256CmHmacSha1_80, Profile::kAes256CmHmacSha1_32,
-                      Profile::kNullHmacSha1_80, Profile::kNullHmacSha1_32,
-                      Profile::kAeadAes128Gcm, Profile::kAeadAes256Gcm),
-    [](const ::testing::TestParamInfo<Profile>& p) { return std::string(srtp::info(p.param).name); });
+                      Profile::kNullHmacSha1_80, Profile::kNullHmacSha1_32, Profile::kAeadAes128Gcm,
+                      Profile::kAeadAes256Gcm),
+    [](const ::testing::TestParamInfo<Profile>& p) {
+      return std::string(srtp::info(p.param).name);
+    });
 
 TEST_P(SrtpLibsrtpInterop, PlainStreamWithRollover) {
   run_scenario(GetParam(), {"rollover", {}, false});

@@ -28,7 +28,9 @@ const std::string& VectorRecord::get(const std::string& key) const {
   return it->second;
 }
 
-std::vector<std::uint8_t> VectorRecord::hex(const std::string& key) const { return from_hex(get(key)); }
+std::vector<std::uint8_t> VectorRecord::hex(const std::string& key) const {
+  return from_hex(get(key));
+}
 
 std::vector<VectorRecord> read_vector_file(const std::filesystem::path& path) {
   std::ifstream in(path);

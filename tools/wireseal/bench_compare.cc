@@ -16,9 +16,7 @@ using Key = std::tuple<std::string, std::string, std::uint64_t>;
 
 std::string percent(double delta) { return fmt::format("{:+.1f}%", delta * 100); }
 
-std::string delta_cell(const CompareRow& r) {
-  return r.significant() ? percent(r.delta) : "~";
-}
+std::string delta_cell(const CompareRow& r) { return r.significant() ? percent(r.delta) : "~"; }
 
 std::string p_cell(const CompareRow& r) {
   if (!r.p) {
@@ -37,7 +35,8 @@ Comparison compare(const BenchResults& old_results, const BenchResults& new_resu
     c.warnings.push_back(fmt::format("different CPUs: '{}' vs '{}'", om.cpu_model, nm.cpu_model));
   }
   if (om.compiler != nm.compiler) {
-    c.warnings.push_back(fmt::format("different compilers: '{}' vs '{}'", om.compiler, nm.compiler));
+    c.warnings.push_back(
+        fmt::format("different compilers: '{}' vs '{}'", om.compiler, nm.compiler));
   }
   if (om.cpu_mask != nm.cpu_mask) {
     c.warnings.push_back(
@@ -65,8 +64,15 @@ Comparison compare(const BenchResults& old_results, const BenchResults& new_resu
       continue;
     }
     const BenchRow& o = *it->second;
-    CompareRow row{n.op, n.impl, n.size, o.median_ns, n.median_ns, 0, std::nullopt,
-                   o.samples_ns.size(), n.samples_ns.size()};
+    CompareRow row{n.op,
+                   n.impl,
+                   n.size,
+                   o.median_ns,
+                   n.median_ns,
+                   0,
+                   std::nullopt,
+                   o.samples_ns.size(),
+                   n.samples_ns.size()};
     if (o.median_ns > 0 && n.median_ns > 0) {
       row.delta = n.median_ns / o.median_ns - 1;
       if (ratios.find(n.impl) == ratios.end()) {
@@ -81,8 +87,8 @@ Comparison compare(const BenchResults& old_results, const BenchResults& new_resu
     c.rows.push_back(row);
   }
   if (unmatched > 0) {
-    c.warnings.push_back(fmt::format("{} rows of the new file have no counterpart in the old",
-                                     unmatched));
+    c.warnings.push_back(
+        fmt::format("{} rows of the new file have no counterpart in the old", unmatched));
   }
   for (const std::string& impl : impl_order) {
     if (const auto g = geomean(ratios[impl])) {
@@ -103,9 +109,10 @@ std::string format_comparison_table(const Comparison& c) {
     table.add({"geomean", "", impl, "", "", percent(delta), ""});
   }
   std::string out = table.render();
-  out += fmt::format("delta: change of median ns/op (negative is faster); '~': p > {} "
-                     "(Mann-Whitney U), no significant change\n",
-                     kAlpha);
+  out += fmt::format(
+      "delta: change of median ns/op (negative is faster); '~': p > {} "
+      "(Mann-Whitney U), no significant change\n",
+      kAlpha);
   return out;
 }
 

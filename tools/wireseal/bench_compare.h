@@ -20,8 +20,8 @@ struct CompareRow {
   std::uint64_t size = 0;
   double old_ns = 0;
   double new_ns = 0;
-  double delta = 0;              // new / old - 1
-  std::optional<double> p;       // nullopt: not enough samples
+  double delta = 0;         // new / old - 1
+  std::optional<double> p;  // nullopt: not enough samples
   std::size_t old_n = 0, new_n = 0;
   bool significant() const { return p.has_value() && *p <= kAlpha; }
 };

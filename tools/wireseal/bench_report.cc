@@ -78,7 +78,8 @@ std::string TextTable::render() const {
       if (i > 0) {
         out += "  ";
       }
-      out += right_[i] ? fmt::format("{:>{}}", cell, width[i]) : fmt::format("{:<{}}", cell, width[i]);
+      out +=
+          right_[i] ? fmt::format("{:>{}}", cell, width[i]) : fmt::format("{:<{}}", cell, width[i]);
     }
     while (!out.empty() && out.back() == ' ') {
       out.pop_back();
@@ -132,15 +133,13 @@ std::string format_csv(const std::vector<BenchRow>& rows) {
     const BenchRow* b = p.baseline;
     const auto ratio = p.ratio();
     // Names are [a-z0-9_/] only, so no field needs quoting; missing values are empty.
-    fmt::format_to(back, "{},{},{},{},{},{},{},{},{},{},{}\n", p.op, p.size,
-                   s ? fmt::format("{:.2f}", s->median_ns) : "",
-                   s ? fmt::format("{:.1f}", s->mb_per_s) : "",
-                   s ? fmt::format("{}", s->bytes_per_op) : "",
-                   s ? fmt::format("{}", s->allocs_per_op) : "", b ? b->impl : "",
-                   b ? fmt::format("{:.2f}", b->median_ns) : "",
-                   b ? fmt::format("{}", b->bytes_per_op) : "",
-                   b ? fmt::format("{}", b->allocs_per_op) : "",
-                   ratio ? fmt::format("{:.3f}", *ratio) : "");
+    fmt::format_to(
+        back, "{},{},{},{},{},{},{},{},{},{},{}\n", p.op, p.size,
+        s ? fmt::format("{:.2f}", s->median_ns) : "", s ? fmt::format("{:.1f}", s->mb_per_s) : "",
+        s ? fmt::format("{}", s->bytes_per_op) : "", s ? fmt::format("{}", s->allocs_per_op) : "",
+        b ? b->impl : "", b ? fmt::format("{:.2f}", b->median_ns) : "",
+        b ? fmt::format("{}", b->bytes_per_op) : "", b ? fmt::format("{}", b->allocs_per_op) : "",
+        ratio ? fmt::format("{:.3f}", *ratio) : "");
   }
   return out;
 }

@@ -37,8 +37,8 @@ double median(std::vector<double> samples) {
   if (samples.size() % 2 == 1) {
     return upper;
   }
-  const double lower = *std::max_element(samples.begin(),
-                                         samples.begin() + static_cast<std::ptrdiff_t>(mid));
+  const double lower =
+      *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid));
   return (lower + upper) / 2;
 }
 

@@ -3,9 +3,8 @@
 // per-repetition samples it came from, plus the machine it ran on. The JSON written by --out
 // is exactly this model, and --compare / --load read it back.
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -44,8 +43,7 @@ struct BenchResults {
   BenchConfig config;
   std::vector<BenchRow> rows;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BenchResults, format_version, machine, config,
-                                                rows)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BenchResults, format_version, machine, config, rows)
 
 // load_results reads a file written by save_results; throws std::runtime_error with the path
 // on a missing or malformed file.

@@ -17,7 +17,7 @@ constexpr double kPanelW = 300;
 constexpr double kPanelH = 210;
 constexpr double kPlotLeft = 56;  // room for the y tick labels and the rotated axis label
 constexpr double kPlotRight = 12;
-constexpr double kPlotTop = 26;   // room for the panel title
+constexpr double kPlotTop = 26;  // room for the panel title
 constexpr double kPlotBottom = 36;
 constexpr double kHeaderH = 78;
 constexpr double kFooterH = 34;
@@ -110,11 +110,11 @@ std::string render_svg(const BenchResults& results) {
     max_size = min_size * 2 + 1;
   }
 
-  const std::size_t columns = std::min<std::size_t>(kColumns, std::max<std::size_t>(1, panels.size()));
+  const std::size_t columns =
+      std::min<std::size_t>(kColumns, std::max<std::size_t>(1, panels.size()));
   const std::size_t rows = (panels.size() + columns - 1) / columns;
   const double width = kMargin * 2 + static_cast<double>(columns) * kPanelW;
-  const double height =
-      kHeaderH + static_cast<double>(rows) * kPanelH + kFooterH + kMargin;
+  const double height = kHeaderH + static_cast<double>(rows) * kPanelH + kFooterH + kMargin;
 
   std::string out;
   auto o = std::back_inserter(out);
@@ -131,8 +131,8 @@ std::string render_svg(const BenchResults& results) {
   fmt::format_to(o,
                  "<text x=\"{}\" y=\"48\" font-size=\"12\" fill=\"#555\">{}, {} cores, {}, "
                  "wireseal {}; median of {} repetitions</text>\n",
-                 kMargin, escape(m.cpu_model), m.cores, escape(m.date),
-                 escape(m.wireseal_version), results.config.repetitions);
+                 kMargin, escape(m.cpu_model), m.cores, escape(m.date), escape(m.wireseal_version),
+                 results.config.repetitions);
   // Legend.
   double lx = kMargin;
   for (std::size_t i = 0; i < impls.size(); ++i) {
@@ -175,7 +175,8 @@ std::string render_svg(const BenchResults& results) {
       return py + plot_h - (std::log10(mbs) - ly_min) / (ly_max - ly_min) * plot_h;
     };
 
-    fmt::format_to(o, "<g>\n<text x=\"{}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\">{}</text>\n",
+    fmt::format_to(o,
+                   "<g>\n<text x=\"{}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\">{}</text>\n",
                    px, py - 9, escape(panel.op));
     fmt::format_to(o,
                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" "
@@ -202,11 +203,12 @@ std::string render_svg(const BenchResults& results) {
     // Size ticks at powers of four (16, 64, 256, 1K, ...), which stay legible at this width.
     for (double s = std::exp2(std::ceil(lx_min / 2) * 2); s <= max_size; s *= 4) {
       const double x = x_of(s);
-      fmt::format_to(o,
-                     "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
-                     "<text x=\"{0:.1f}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">{4}"
-                     "</text>\n",
-                     x, py, py + plot_h, py + plot_h + 14, size_label(s));
+      fmt::format_to(
+          o,
+          "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
+          "<text x=\"{0:.1f}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">{4}"
+          "</text>\n",
+          x, py, py + plot_h, py + plot_h + 14, size_label(s));
     }
     fmt::format_to(o,
                    "<text transform=\"translate({},{:.1f}) rotate(-90)\" font-size=\"11\" "

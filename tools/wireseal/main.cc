@@ -1,7 +1,7 @@
 // wireseal: the command-line tool. main() only dispatches; each subcommand is one file.
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
 #include <exception>
 
 #include "subcommand.h"

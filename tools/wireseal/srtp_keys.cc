@@ -19,9 +19,9 @@ std::string upper(std::string s) {
 void check_lengths(const SrtpKeyInput& k, srtp::Profile profile, const char* source) {
   const srtp::ProfileInfo& p = srtp::info(profile);
   if (k.key.size() != p.master_key_len || k.salt.size() != p.master_salt_len) {
-    throw std::invalid_argument(fmt::format(
-        "{}: {} needs a {}-byte master key and a {}-byte salt, got {} and {}", source, p.name,
-        p.master_key_len, p.master_salt_len, k.key.size(), k.salt.size()));
+    throw std::invalid_argument(
+        fmt::format("{}: {} needs a {}-byte master key and a {}-byte salt, got {} and {}", source,
+                    p.name, p.master_key_len, p.master_salt_len, k.key.size(), k.salt.size()));
   }
 }
 
@@ -74,8 +74,8 @@ std::vector<std::uint8_t> parse_mki(const std::string& field) {
     throw std::invalid_argument(fmt::format("SDES: MKI '{}' is not <value>:<length>", field));
   }
   if (length == 0 || length > 128 || (length < 8 && value >> (8 * length) != 0)) {
-    throw std::invalid_argument(fmt::format("SDES: MKI value {} does not fit {} bytes", value,
-                                            length));
+    throw std::invalid_argument(
+        fmt::format("SDES: MKI value {} does not fit {} bytes", value, length));
   }
   std::vector<std::uint8_t> mki(length, 0);
   for (std::size_t i = 0; i < length && i < 8; ++i) {
@@ -141,9 +141,8 @@ SrtpKeyInput parse_sdes_inline(const std::string& text, srtp::Profile profile) {
   const srtp::ProfileInfo& p = srtp::info(profile);
   if (key_salt.size() != p.master_key_len + p.master_salt_len) {
     throw std::invalid_argument(fmt::format(
-        "SDES: the inline key decodes to {} bytes; {} needs {} (key {} + salt {})",
-        key_salt.size(), p.name, p.master_key_len + p.master_salt_len, p.master_key_len,
-        p.master_salt_len));
+        "SDES: the inline key decodes to {} bytes; {} needs {} (key {} + salt {})", key_salt.size(),
+        p.name, p.master_key_len + p.master_salt_len, p.master_key_len, p.master_salt_len));
   }
   SrtpKeyInput k;
   k.key.assign(key_salt.begin(), key_salt.begin() + static_cast<std::ptrdiff_t>(p.master_key_len));

@@ -53,8 +53,8 @@ srtp::Session make_session(const SrtpPcapOptions& o) {
   try {
     return srtp::Session(c);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(fmt::format("keys do not fit {}: {}",
-                                            srtp::info(o.profile).name, e.what()));
+    throw std::invalid_argument(
+        fmt::format("keys do not fit {}: {}", srtp::info(o.profile).name, e.what()));
   }
 }
 
@@ -64,8 +64,8 @@ SrtpPcapReport rewrite_srtp_pcap(std::span<const std::uint8_t> file,
                                  const SrtpPcapOptions& options) {
   Result<io::PcapReader> reader = io::PcapReader::create(file);
   if (!reader) {
-    throw std::runtime_error(fmt::format("not a readable pcap capture ({})",
-                                         to_string(reader.error())));
+    throw std::runtime_error(
+        fmt::format("not a readable pcap capture ({})", to_string(reader.error())));
   }
   srtp::Session session = make_session(options);
   io::PcapWriter writer(output_link(reader->link_type()));
@@ -78,23 +78,23 @@ SrtpPcapReport rewrite_srtp_pcap(std::span<const std::uint8_t> file,
       if (d.error() == Error::kBadState) {
         break;
       }
-      report.errors.push_back(fmt::format("capture: truncated frame record ({}); rest dropped",
-                                          to_string(d.error())));
+      report.errors.push_back(
+          fmt::format("capture: truncated frame record ({}); rest dropped", to_string(d.error())));
       break;
     }
     std::span<const std::uint8_t> out = d->payload;
     const Kind kind = classify(d->payload);
-    const std::uint32_t ssrc =
-        kind == Kind::kRtp ? be32(d->payload.data() + 8)
-                           : kind == Kind::kRtcp ? be32(d->payload.data() + 4) : 0;
+    const std::uint32_t ssrc = kind == Kind::kRtp    ? be32(d->payload.data() + 8)
+                               : kind == Kind::kRtcp ? be32(d->payload.data() + 4)
+                                                     : 0;
     const bool selected =
         kind != Kind::kOther &&
         (options.ssrcs.empty() ||
          std::find(options.ssrcs.begin(), options.ssrcs.end(), ssrc) != options.ssrcs.end());
     if (selected) {
       buf.assign(d->payload.begin(), d->payload.end());
-      buf.resize(d->payload.size() + (encrypt ? session.rtp_overhead() + session.rtcp_overhead()
-                                              : 0));
+      buf.resize(d->payload.size() +
+                 (encrypt ? session.rtp_overhead() + session.rtcp_overhead() : 0));
       Result<std::size_t> n = Error::kInvalidArgument;
       if (kind == Kind::kRtp) {
         if (encrypt) {
@@ -116,10 +116,9 @@ SrtpPcapReport rewrite_srtp_pcap(std::span<const std::uint8_t> file,
         ++(kind == Kind::kRtp ? report.rtp : report.rtcp);
       } else {
         const std::string what =
-            kind == Kind::kRtp
-                ? fmt::format("RTP SSRC 0x{:08x} seq {}", ssrc,
-                              std::uint32_t{d->payload[2]} << 8 | d->payload[3])
-                : fmt::format("RTCP SSRC 0x{:08x} PT {}", ssrc, d->payload[1]);
+            kind == Kind::kRtp ? fmt::format("RTP SSRC 0x{:08x} seq {}", ssrc,
+                                             std::uint32_t{d->payload[2]} << 8 | d->payload[3])
+                               : fmt::format("RTCP SSRC 0x{:08x} PT {}", ssrc, d->payload[1]);
         report.errors.push_back(fmt::format("frame {}: {}: {} failed: {}", d->frame, what,
                                             encrypt ? "protect" : "unprotect",
                                             to_string(n.error())));
@@ -128,8 +127,8 @@ SrtpPcapReport rewrite_srtp_pcap(std::span<const std::uint8_t> file,
       ++report.passed_through;
     }
     if (Status s = writer.add_udp(d->timestamp_ns, d->source, d->destination, out); !s) {
-      report.errors.push_back(fmt::format("frame {}: cannot write the datagram: {}", d->frame,
-                                          to_string(s.error())));
+      report.errors.push_back(
+          fmt::format("frame {}: cannot write the datagram: {}", d->frame, to_string(s.error())));
     }
     ++report.datagrams;
   }

@@ -32,11 +32,11 @@ struct SrtpPcapOptions {
 };
 
 struct SrtpPcapReport {
-  std::size_t datagrams = 0;      // UDP datagrams read (and written)
-  std::size_t rtp = 0;            // RTP packets processed successfully
-  std::size_t rtcp = 0;           // RTCP packets processed successfully
-  std::size_t passed_through = 0; // not RTP/RTCP, or not a selected SSRC
-  std::size_t not_udp = 0;        // frames that were not UDP datagrams (not written)
+  std::size_t datagrams = 0;        // UDP datagrams read (and written)
+  std::size_t rtp = 0;              // RTP packets processed successfully
+  std::size_t rtcp = 0;             // RTCP packets processed successfully
+  std::size_t passed_through = 0;   // not RTP/RTCP, or not a selected SSRC
+  std::size_t not_udp = 0;          // frames that were not UDP datagrams (not written)
   std::vector<std::string> errors;  // one line per failed packet: frame, SSRC, seq, reason
   std::vector<std::uint8_t> pcap;   // the output capture
 };

@@ -12,8 +12,8 @@ namespace {
 // rank arrangements give each U = 0..n*m, via f(n, m, u) = f(n-1, m, u-m) + f(n, m-1, u).
 std::vector<double> u_distribution(std::size_t n, std::size_t m) {
   // table[i][j] is the distribution for sizes (i, j); built row by row.
-  std::vector<std::vector<std::vector<double>>> table(
-      n + 1, std::vector<std::vector<double>>(m + 1));
+  std::vector<std::vector<std::vector<double>>> table(n + 1,
+                                                      std::vector<std::vector<double>>(m + 1));
   for (std::size_t i = 0; i <= n; ++i) {
     for (std::size_t j = 0; j <= m; ++j) {
       std::vector<double>& f = table[i][j];

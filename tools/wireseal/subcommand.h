@@ -4,7 +4,6 @@
 // run when it is chosen (the exit status of the process).
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 
 namespace wireseal::cli {

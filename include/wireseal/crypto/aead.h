@@ -26,10 +26,10 @@
 namespace wireseal::crypto {
 
 enum class AeadAlgorithm : std::uint8_t {
-  kAes128Gcm,         // NIST SP 800-38D, 12-byte nonce, tag 16 (or 12..16)
-  kAes192Gcm,         // no protocol here uses AES-192 AEADs; kept so NIST's sets run whole
+  kAes128Gcm,  // NIST SP 800-38D, 12-byte nonce, tag 16 (or 12..16)
+  kAes192Gcm,  // no protocol here uses AES-192 AEADs; kept so NIST's sets run whole
   kAes256Gcm,
-  kAes128Ccm,         // NIST SP 800-38C / RFC 3610, nonce 7..13 bytes, tag 4..16 even
+  kAes128Ccm,  // NIST SP 800-38C / RFC 3610, nonce 7..13 bytes, tag 4..16 even
   kAes192Ccm,
   kAes256Ccm,
   kChaCha20Poly1305,  // RFC 8439, 12-byte nonce, 16-byte tag

@@ -12,10 +12,10 @@
 namespace wireseal::crypto {
 
 enum class Backend : std::uint8_t {
-  kAuto,       // fastest available implementation for this CPU and algorithm
-  kOpenSsl,    // OpenSSL 3 libcrypto EVP, used carefully (key scheduled once): the reference
-  kNative,     // wireseal's own x86-64 kernels (AES-NI, PCLMULQDQ, VAES), runtime-dispatched
-  kIpsecMb,    // Intel ipsec-mb direct API (x86-64 only, when the build found it)
+  kAuto,     // fastest available implementation for this CPU and algorithm
+  kOpenSsl,  // OpenSSL 3 libcrypto EVP, used carefully (key scheduled once): the reference
+  kNative,   // wireseal's own x86-64 kernels (AES-NI, PCLMULQDQ, VAES), runtime-dispatched
+  kIpsecMb,  // Intel ipsec-mb direct API (x86-64 only, when the build found it)
 };
 
 // to_string names `backend` ("auto", "openssl", "native", "ipsec-mb").

@@ -35,7 +35,8 @@ class KeyBlock {
  public:
   // KeyBlock adopts raw key-block bytes laid out as RFC 5246 §6.3 says for `cipher`
   // (e.g. from a key log or another implementation). Returns kInvalidArgument on size mismatch.
-  static Result<KeyBlock> from_bytes(RecordCipher cipher, std::span<const std::uint8_t> bytes) noexcept;
+  static Result<KeyBlock> from_bytes(RecordCipher cipher,
+                                     std::span<const std::uint8_t> bytes) noexcept;
 
   // derive runs the PRF ("key expansion") over the master secret and the two randoms.
   static Result<KeyBlock> derive(RecordCipher cipher, crypto::HashAlgorithm prf_hash,
@@ -71,7 +72,8 @@ class KeyBlock {
 
 // master_secret computes PRF(pre_master_secret, "master secret", client_random + server_random)
 // (RFC 5246 §8.1).
-Status master_secret(crypto::HashAlgorithm prf_hash, std::span<const std::uint8_t> pre_master_secret,
+Status master_secret(crypto::HashAlgorithm prf_hash,
+                     std::span<const std::uint8_t> pre_master_secret,
                      std::span<const std::uint8_t, kRandomSize> client_random,
                      std::span<const std::uint8_t, kRandomSize> server_random,
                      std::span<std::uint8_t, kMasterSecretSize> out) noexcept;

@@ -40,21 +40,22 @@ constexpr std::size_t header_size(std::size_t cid_len) noexcept {
 }
 
 struct RecordView {
-  ContentType type;                       // outer type (kTls12Cid for CID records)
+  ContentType type;  // outer type (kTls12Cid for CID records)
   std::uint16_t version;
   std::uint16_t epoch;
-  std::uint64_t sequence;                 // 48 bits
-  std::span<const std::uint8_t> cid;      // empty unless type == kTls12Cid
-  std::span<const std::uint8_t> header;   // the header bytes (the AEAD's AAD is built from them)
-  std::span<const std::uint8_t> fragment; // `length` bytes after the header
-  std::span<const std::uint8_t> record;   // header + fragment
+  std::uint64_t sequence;                  // 48 bits
+  std::span<const std::uint8_t> cid;       // empty unless type == kTls12Cid
+  std::span<const std::uint8_t> header;    // the header bytes (the AEAD's AAD is built from them)
+  std::span<const std::uint8_t> fragment;  // `length` bytes after the header
+  std::span<const std::uint8_t> record;    // header + fragment
 };
 
 // parse_record reads one record at the start of `bytes`. Records of type tls12_cid carry a
 // `cid_len`-byte connection ID (the receiver knows the length it asked for). Returns
 // kMalformed if the header is truncated, the length runs past `bytes`, or the length exceeds
 // kMaxFragmentLength.
-Result<RecordView> parse_record(std::span<const std::uint8_t> bytes, std::size_t cid_len = 0) noexcept;
+Result<RecordView> parse_record(std::span<const std::uint8_t> bytes,
+                                std::size_t cid_len = 0) noexcept;
 
 // DatagramReader walks the records of one datagram. next() returns kMalformed for a bad
 // record (RFC 6347 §4.1.2.7: the rest of the datagram is then dropped) and kBadState at the end.
@@ -72,7 +73,8 @@ class DatagramReader {
 
 // write_header writes a record header into out[0, header_size(cid.size())). `length` is the
 // fragment length. The type written is kTls12Cid when `cid` is non-empty.
-void write_header(ContentType type, std::uint16_t version, std::uint16_t epoch, std::uint64_t sequence,
-                  std::span<const std::uint8_t> cid, std::uint16_t length, std::uint8_t* out) noexcept;
+void write_header(ContentType type, std::uint16_t version, std::uint16_t epoch,
+                  std::uint64_t sequence, std::span<const std::uint8_t> cid, std::uint16_t length,
+                  std::uint8_t* out) noexcept;
 
 }  // namespace wireseal::dtls

@@ -133,8 +133,8 @@ class RecordSealer {
 
  private:
   struct Framed;
-  Status frame(ContentType type, std::span<const std::uint8_t> plaintext, std::span<std::uint8_t> out,
-               Framed& framed) noexcept;
+  Status frame(ContentType type, std::span<const std::uint8_t> plaintext,
+               std::span<std::uint8_t> out, Framed& framed) noexcept;
   void seal_framed(Framed& framed) noexcept;
   void seal_group_aead(Framed* framed, Job* const* jobs, std::size_t count) noexcept;
   void seal_group_mac(Framed* framed, Job* const* jobs, std::size_t count) noexcept;
@@ -151,11 +151,11 @@ class RecordSealer {
 
 // OpenedRecord describes a record that authenticated.
 struct OpenedRecord {
-  ContentType type;                     // the real content type (inner type for CID records)
+  ContentType type;  // the real content type (inner type for CID records)
   std::uint16_t epoch;
   std::uint64_t sequence;
-  std::span<std::uint8_t> plaintext;    // inside the caller's buffer
-  std::size_t record_size;              // bytes of the input this record occupied
+  std::span<std::uint8_t> plaintext;  // inside the caller's buffer
+  std::size_t record_size;            // bytes of the input this record occupied
 };
 
 class RecordOpener {

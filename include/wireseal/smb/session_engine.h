@@ -49,7 +49,7 @@ struct SessionConfig {
   Role role = Role::kClient;
   Protection protection = Protection::kEncrypted;
   Dialect dialect = Dialect::kSmb311;
-  Cipher cipher = Cipher::kAes128Gcm;                    // kEncrypted
+  Cipher cipher = Cipher::kAes128Gcm;                     // kEncrypted
   SigningAlgorithm signing = SigningAlgorithm::kAesGmac;  // kSigned (2.x: HMAC-SHA256 forced)
   std::uint64_t session_id = 0;
   std::span<const std::uint8_t> session_key;   // 16 bytes (32 for AES-256 ciphers)
@@ -77,8 +77,8 @@ struct ChannelCounters {
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
   std::uint64_t malformed = 0;
-  std::uint64_t auth_failed = 0;   // bad tag or signature, wrong session, missing protection
-  std::uint64_t replayed = 0;      // ClientEngine: response for no request in flight
+  std::uint64_t auth_failed = 0;  // bad tag or signature, wrong session, missing protection
+  std::uint64_t replayed = 0;     // ClientEngine: response for no request in flight
 };
 
 class SecureChannel {
@@ -101,7 +101,9 @@ class SecureChannel {
   // max_message_len bytes; the header goes at [0, 64) and the body after it.
   std::span<std::uint8_t> outgoing_message() noexcept;
   // outgoing_body is outgoing_message() after the 64-byte header.
-  std::span<std::uint8_t> outgoing_body() noexcept { return outgoing_message().subspan(kHeaderSize); }
+  std::span<std::uint8_t> outgoing_body() noexcept {
+    return outgoing_message().subspan(kHeaderSize);
+  }
 
   // send encodes `header` at outgoing_message()[0, 64) (session_id from the config; for kSigned
   // the SIGNED flag and signature are set), protects the message of 64 + body_len bytes and
@@ -155,10 +157,10 @@ class SecureChannel {
 // Request describes one request for ClientEngine::send_request.
 struct Request {
   Command command = Command::kEcho;
-  std::uint16_t credit_charge = 1;   // §3.2.4.1.5: 1 + (payload - 1) / 65536 for large I/O
+  std::uint16_t credit_charge = 1;  // §3.2.4.1.5: 1 + (payload - 1) / 65536 for large I/O
   std::uint16_t credit_request = 1;
   std::uint32_t tree_id = 0;
-  std::uint32_t flags = 0;           // extra header flags (e.g. kFlagDfsOperations)
+  std::uint32_t flags = 0;  // extra header flags (e.g. kFlagDfsOperations)
 };
 
 // Response is a matched final response, a view into the engine's receive buffer.

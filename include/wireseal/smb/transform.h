@@ -75,8 +75,7 @@ struct TransformHeader {
 
 // encode_transform_header writes `header` into out[0, 52) (Reserved = 0). kBufferTooSmall,
 // writing nothing, when out is shorter.
-Status encode_transform_header(const TransformHeader& header,
-                               std::span<std::uint8_t> out) noexcept;
+Status encode_transform_header(const TransformHeader& header, std::span<std::uint8_t> out) noexcept;
 
 // decode_transform_header reads the first 52 bytes of `bytes`. kMalformed when fewer are
 // given or the ProtocolId is not 0xFD 'S' 'M' 'B'. Other fields are returned as found.

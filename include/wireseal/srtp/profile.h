@@ -18,9 +18,9 @@ enum class Profile : std::uint8_t {
   kAes192CmHmacSha1_32,
   kAes256CmHmacSha1_80,  // RFC 6188
   kAes256CmHmacSha1_32,
-  kNullHmacSha1_80,      // RFC 5764 SRTP_NULL_HMAC_SHA1_80: authentication only
+  kNullHmacSha1_80,  // RFC 5764 SRTP_NULL_HMAC_SHA1_80: authentication only
   kNullHmacSha1_32,
-  kAeadAes128Gcm,        // RFC 7714, 16-byte tag
+  kAeadAes128Gcm,  // RFC 7714, 16-byte tag
   kAeadAes256Gcm,
 };
 
@@ -28,15 +28,15 @@ inline constexpr std::size_t kProfileCount = 10;
 
 // CipherKind is how a profile encrypts.
 enum class CipherKind : std::uint8_t {
-  kAesCm,  // AES counter mode (RFC 3711 §4.1.1) + HMAC-SHA1 (§4.2.1)
-  kNull,   // no encryption (RFC 3711 §4.1.3) + HMAC-SHA1
-  kAesGcm, // AEAD (RFC 7714)
+  kAesCm,   // AES counter mode (RFC 3711 §4.1.1) + HMAC-SHA1 (§4.2.1)
+  kNull,    // no encryption (RFC 3711 §4.1.3) + HMAC-SHA1
+  kAesGcm,  // AEAD (RFC 7714)
 };
 
 // ProfileInfo is one row of the profile table. All lengths are in bytes.
 struct ProfileInfo {
   Profile profile;
-  const char* name;              // the RFC 4568 / RFC 5764 name, e.g. "AES_CM_128_HMAC_SHA1_80"
+  const char* name;  // the RFC 4568 / RFC 5764 name, e.g. "AES_CM_128_HMAC_SHA1_80"
   CipherKind cipher;
   std::uint16_t dtls_srtp_id;    // RFC 5764 §4.1.2 / RFC 7714 §14.2 profile id, 0 if none
   std::size_t master_key_len;    // 16, 24 or 32

@@ -25,9 +25,9 @@ inline constexpr std::size_t kRtpExtensionPreambleSize = 4;  // profile + length
 
 // Header-extension "defined by profile" values.
 inline constexpr std::uint16_t kOneByteExtensionProfile = 0xBEDE;  // RFC 8285 §4.2
-inline constexpr std::uint16_t kTwoByteExtensionMask = 0xFFF0;      // RFC 8285 §4.3: 0x100X
+inline constexpr std::uint16_t kTwoByteExtensionMask = 0xFFF0;     // RFC 8285 §4.3: 0x100X
 inline constexpr std::uint16_t kTwoByteExtensionProfile = 0x1000;
-inline constexpr std::uint16_t kCryptexOneByteProfile = 0xC0DE;     // RFC 9335 §5.1
+inline constexpr std::uint16_t kCryptexOneByteProfile = 0xC0DE;  // RFC 9335 §5.1
 inline constexpr std::uint16_t kCryptexTwoByteProfile = 0xC2DE;
 
 // ExtensionForm is how the elements of a header extension are encoded.

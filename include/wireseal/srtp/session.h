@@ -66,15 +66,15 @@ struct StreamOptions {
 // SessionConfig is everything a Session is built from.
 struct SessionConfig {
   Profile profile = Profile::kAes128CmHmacSha1_80;
-  std::span<const MasterKey> keys;       // 1..kMaxMasterKeys; several only with an MKI
-  std::size_t mki_len = 0;               // 0 (no MKI) .. kMaxMkiLength
-  std::size_t max_streams = 64;          // hard cap; the table is allocated for it up front
+  std::span<const MasterKey> keys;  // 1..kMaxMasterKeys; several only with an MKI
+  std::size_t mki_len = 0;          // 0 (no MKI) .. kMaxMkiLength
+  std::size_t max_streams = 64;     // hard cap; the table is allocated for it up front
   // Removed sending streams whose SSRC's high-water marks are kept (16 bytes each, allocated
   // up front), so that a stream re-created for that SSRC never reuses an index.
   std::size_t max_retired_senders = 64;
   std::size_t replay_window = kDefaultReplayWindow;  // rounded up to a power of two >= 64
   bool create_streams_on_first_packet = true;        // else only add_stream creates streams
-  StreamOptions stream_defaults;         // options of streams created on first packet
+  StreamOptions stream_defaults;                     // options of streams created on first packet
   crypto::Backend backend = crypto::Backend::kAuto;
 };
 

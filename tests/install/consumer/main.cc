@@ -10,7 +10,8 @@ int main() {
   std::array<std::uint8_t, 5> msg{'h', 'e', 'l', 'l', 'o'};
   std::array<std::uint8_t, 16> tag{};
   wireseal::crypto::Aead aead(wireseal::crypto::AeadAlgorithm::kAes128Gcm, key);
-  if (!aead.seal(nonce, {}, msg, msg, tag) || !aead.open(nonce, {}, msg, msg, tag) || msg[0] != 'h') {
+  if (!aead.seal(nonce, {}, msg, msg, tag) || !aead.open(nonce, {}, msg, msg, tag) ||
+      msg[0] != 'h') {
     std::puts("consumer: round trip failed");
     return 1;
   }

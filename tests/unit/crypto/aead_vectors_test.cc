@@ -45,7 +45,6 @@ struct FileResult {
   int not_applicable = 0;
 };
 
-
 std::string origin(const std::string& file, const VectorRecord& r) {
   return file + ":" + std::to_string(r.line);
 }

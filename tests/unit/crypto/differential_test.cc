@@ -96,7 +96,8 @@ Bytes reference_seal(AeadAlgorithm a, const Bytes& key, const Bytes& nonce, cons
   EVP_EncryptUpdate(ctx, pt.empty() ? dummy : out.data(), &len, pt.empty() ? dummy : pt.data(),
                     static_cast<int>(pt.size()));
   EVP_EncryptFinal_ex(ctx, dummy, &len);
-  EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag_len), out.data() + pt.size());
+  EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag_len),
+                      out.data() + pt.size());
   EVP_CIPHER_CTX_free(ctx);
   return out;
 }
@@ -116,7 +117,8 @@ TEST_P(AeadDifferential, EveryBackendMatchesOpenSslOnRandomInputs) {
     ++backends_run;
     std::mt19937_64 rng(kSeed ^ static_cast<std::uint64_t>(c.algorithm));
     const Bytes key = random_bytes(rng, key_length(c.algorithm));
-    Aead aead(c.algorithm, key, {.tag_len = c.tag_len, .nonce_len = c.nonce_len, .backend = backend});
+    Aead aead(c.algorithm, key,
+              {.tag_len = c.tag_len, .nonce_len = c.nonce_len, .backend = backend});
     ASSERT_EQ(aead.backend(), backend);
     for (std::size_t n : test_sizes()) {
       if (is_ccm(c.algorithm) && c.nonce_len == 13 && n > 0xffff) {
@@ -160,19 +162,14 @@ TEST_P(AeadDifferential, EveryBackendMatchesOpenSslOnRandomInputs) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllAeads, AeadDifferential,
-    ::testing::Values(AeadCase{AeadAlgorithm::kAes128Gcm, 12, 16},
-                      AeadCase{AeadAlgorithm::kAes192Gcm, 12, 16},
-                      AeadCase{AeadAlgorithm::kAes256Gcm, 12, 16},
-                      AeadCase{AeadAlgorithm::kAes128Gcm, 12, 12},
-                      AeadCase{AeadAlgorithm::kAes128Ccm, 12, 16},
-                      AeadCase{AeadAlgorithm::kAes128Ccm, 12, 8},
-                      AeadCase{AeadAlgorithm::kAes128Ccm, 11, 16},
-                      AeadCase{AeadAlgorithm::kAes128Ccm, 7, 4},
-                      AeadCase{AeadAlgorithm::kAes128Ccm, 13, 8},
-                      AeadCase{AeadAlgorithm::kAes192Ccm, 12, 16},
-                      AeadCase{AeadAlgorithm::kAes256Ccm, 12, 16},
-                      AeadCase{AeadAlgorithm::kAes256Ccm, 11, 16},
-                      AeadCase{AeadAlgorithm::kChaCha20Poly1305, 12, 16}),
+    ::testing::Values(
+        AeadCase{AeadAlgorithm::kAes128Gcm, 12, 16}, AeadCase{AeadAlgorithm::kAes192Gcm, 12, 16},
+        AeadCase{AeadAlgorithm::kAes256Gcm, 12, 16}, AeadCase{AeadAlgorithm::kAes128Gcm, 12, 12},
+        AeadCase{AeadAlgorithm::kAes128Ccm, 12, 16}, AeadCase{AeadAlgorithm::kAes128Ccm, 12, 8},
+        AeadCase{AeadAlgorithm::kAes128Ccm, 11, 16}, AeadCase{AeadAlgorithm::kAes128Ccm, 7, 4},
+        AeadCase{AeadAlgorithm::kAes128Ccm, 13, 8}, AeadCase{AeadAlgorithm::kAes192Ccm, 12, 16},
+        AeadCase{AeadAlgorithm::kAes256Ccm, 12, 16}, AeadCase{AeadAlgorithm::kAes256Ccm, 11, 16},
+        AeadCase{AeadAlgorithm::kChaCha20Poly1305, 12, 16}),
     [](const ::testing::TestParamInfo<AeadCase>& p) {
       std::string name = to_string(p.param.algorithm);
       name += "_n" + std::to_string(p.param.nonce_len) + "_t" + std::to_string(p.param.tag_len);
@@ -274,9 +271,12 @@ INSTANTIATE_TEST_SUITE_P(KeySizes, AesModeDifferential, ::testing::Values(16u, 2
 Bytes reference_cmac(const Bytes& key, const Bytes& msg) {
   EVP_MAC* mac = EVP_MAC_fetch(nullptr, "CMAC", nullptr);
   EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
-  const char* cipher = key.size() == 16 ? "AES-128-CBC" : key.size() == 24 ? "AES-192-CBC" : "AES-256-CBC";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, const_cast<char*>(cipher), 0),
-                         OSSL_PARAM_construct_end()};
+  const char* cipher = key.size() == 16   ? "AES-128-CBC"
+                       : key.size() == 24 ? "AES-192-CBC"
+                                          : "AES-256-CBC";
+  OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, const_cast<char*>(cipher), 0),
+      OSSL_PARAM_construct_end()};
   EVP_MAC_init(ctx, key.data(), key.size(), params);
   EVP_MAC_update(ctx, msg.data(), msg.size());
   Bytes out(16);
@@ -295,8 +295,8 @@ TEST(MacDifferential, CmacEveryBackendMatchesOpenSsl) {
       AesCmac cmac(key, backend);
       for (std::size_t n = 0; n <= 1100; ++n) {
         const Bytes msg = random_bytes(rng, n);
-        SCOPED_TRACE("seed=" + std::to_string(kSeed) + " backend=" + std::string(to_string(backend)) +
-                     " size=" + std::to_string(n));
+        SCOPED_TRACE("seed=" + std::to_string(kSeed) +
+                     " backend=" + std::string(to_string(backend)) + " size=" + std::to_string(n));
         std::uint8_t mac[16];
         ASSERT_TRUE(cmac.compute(msg, mac));
         ASSERT_EQ(test::to_hex(mac), test::to_hex(reference_cmac(key, msg)));
@@ -311,7 +311,8 @@ TEST(MacDifferential, GmacEveryBackendMatchesGcmWithEmptyPlaintext) {
       std::mt19937_64 rng(kSeed + 11 * key_len);
       const Bytes key = random_bytes(rng, key_len);
       AesGmac gmac(key, backend);
-      const AeadAlgorithm alg = key_len == 16 ? AeadAlgorithm::kAes128Gcm : AeadAlgorithm::kAes256Gcm;
+      const AeadAlgorithm alg =
+          key_len == 16 ? AeadAlgorithm::kAes128Gcm : AeadAlgorithm::kAes256Gcm;
       for (std::size_t n = 0; n <= 1100; n += 3) {
         const Bytes nonce = random_bytes(rng, 12);
         const Bytes msg = random_bytes(rng, n);
@@ -330,8 +331,10 @@ struct HashCase {
 };
 
 std::vector<HashCase> hash_cases() {
-  return {{HashAlgorithm::kSha1, EVP_sha1()},     {HashAlgorithm::kSha224, EVP_sha224()},
-          {HashAlgorithm::kSha256, EVP_sha256()}, {HashAlgorithm::kSha384, EVP_sha384()},
+  return {{HashAlgorithm::kSha1, EVP_sha1()},
+          {HashAlgorithm::kSha224, EVP_sha224()},
+          {HashAlgorithm::kSha256, EVP_sha256()},
+          {HashAlgorithm::kSha384, EVP_sha384()},
           {HashAlgorithm::kSha512, EVP_sha512()}};
 }
 
@@ -465,7 +468,8 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
           }
           if (i == corrupt) {
             EXPECT_EQ(opens[i].status.error(), Error::kAuthFailed);
-            EXPECT_TRUE(std::all_of(outs[i].begin(), outs[i].end(), [](std::uint8_t b) { return b == 0; }));
+            EXPECT_TRUE(
+                std::all_of(outs[i].begin(), outs[i].end(), [](std::uint8_t b) { return b == 0; }));
           } else {
             ASSERT_TRUE(opens[i].status) << "job " << i;
             ASSERT_EQ(outs[i], pts[i]);
@@ -486,7 +490,8 @@ namespace {
 // parts for every split, length around the block and padding boundaries, and truncation.
 TEST(HmacBatch, EqualsOneAtATimeForEveryHashAndSplit) {
   std::mt19937_64 rng(kSeed + 23);
-  for (HashAlgorithm hash : {HashAlgorithm::kSha1, HashAlgorithm::kSha256, HashAlgorithm::kSha384}) {
+  for (HashAlgorithm hash :
+       {HashAlgorithm::kSha1, HashAlgorithm::kSha256, HashAlgorithm::kSha384}) {
     const Bytes key = random_bytes(rng, 20);
     const Hmac hmac(hash, key);
     for (int round = 0; round < 300; ++round) {
@@ -542,7 +547,8 @@ TEST(AesCbcBatch, EncryptBatchEqualsOneAtATimeOnEveryBackend) {
         std::vector<CbcJob> jobs(num_jobs);
         for (std::size_t i = 0; i < num_jobs; ++i) {
           // Every third job in place.
-          jobs[i] = i % 3 == 0 ? CbcJob{ivs[i], outs[i], outs[i], {}} : CbcJob{ivs[i], ins[i], outs[i], {}};
+          jobs[i] = i % 3 == 0 ? CbcJob{ivs[i], outs[i], outs[i], {}}
+                               : CbcJob{ivs[i], ins[i], outs[i], {}};
           if (i % 3 == 0) {
             outs[i] = ins[i];
           }
@@ -551,7 +557,8 @@ TEST(AesCbcBatch, EncryptBatchEqualsOneAtATimeOnEveryBackend) {
         for (std::size_t i = 0; i < num_jobs; ++i) {
           ASSERT_TRUE(jobs[i].status);
           Bytes expected(ins[i].size());
-          ASSERT_TRUE(cbc.encrypt(std::span<const std::uint8_t, 16>(ivs[i].data(), 16), ins[i], expected));
+          ASSERT_TRUE(
+              cbc.encrypt(std::span<const std::uint8_t, 16>(ivs[i].data(), 16), ins[i], expected));
           ASSERT_EQ(outs[i], expected) << to_string(backend) << " round " << round << " job " << i;
         }
       }

@@ -83,9 +83,9 @@ TEST(KdfLimits, CounterModeNeverWrapsItsCounter) {
   std::vector<std::uint8_t> cmac_out(255 * 16 + 1);
   EXPECT_TRUE(kbkdf_counter(KbkdfPrf::kCmacAes128, std::span(key).first(16), {}, {}, 8,
                             std::span(cmac_out).first(255 * 16)));
-  EXPECT_EQ(kbkdf_counter(KbkdfPrf::kCmacAes128, std::span(key).first(16), {}, {}, 8, cmac_out)
-                .error(),
-            Error::kInvalidArgument);
+  EXPECT_EQ(
+      kbkdf_counter(KbkdfPrf::kCmacAes128, std::span(key).first(16), {}, {}, 8, cmac_out).error(),
+      Error::kInvalidArgument);
 }
 
 }  // namespace

@@ -64,7 +64,6 @@ constexpr AeadConfig kConfigs[] = {
     {AeadAlgorithm::kAes256Ccm, 16, 11}, {AeadAlgorithm::kChaCha20Poly1305, 16, 12},
 };
 
-
 std::string name_of(const AeadConfig& c, Backend b) {
   return std::string(crypto::to_string(c.algorithm)) + " tag " + std::to_string(c.tag_len) +
          " nonce " + std::to_string(c.nonce_len) + " [" + std::string(crypto::to_string(b)) + "]";

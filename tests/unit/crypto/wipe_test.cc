@@ -156,9 +156,11 @@ TEST(KeyWipe, AesRoundKeysAndCmacSubkeysOnEveryBackend) {
 }
 
 TEST(KeyWipe, AeadKeysOnEveryBackend) {
-  for (crypto::AeadAlgorithm a : {crypto::AeadAlgorithm::kAes128Gcm, crypto::AeadAlgorithm::kAes256Gcm,
-                                  crypto::AeadAlgorithm::kAes128Ccm, crypto::AeadAlgorithm::kChaCha20Poly1305}) {
-    for (crypto::Backend b : {crypto::Backend::kOpenSsl, crypto::Backend::kNative, crypto::Backend::kIpsecMb}) {
+  for (crypto::AeadAlgorithm a :
+       {crypto::AeadAlgorithm::kAes128Gcm, crypto::AeadAlgorithm::kAes256Gcm,
+        crypto::AeadAlgorithm::kAes128Ccm, crypto::AeadAlgorithm::kChaCha20Poly1305}) {
+    for (crypto::Backend b :
+         {crypto::Backend::kOpenSsl, crypto::Backend::kNative, crypto::Backend::kIpsecMb}) {
       if (!crypto::is_available(crypto::primitive_of(a), b)) {
         continue;  // availability per backend is asserted by the differential tests
       }
@@ -200,8 +202,9 @@ TEST(KeyWipe, HmacStatesKeyBlockAndSmbSessionKeysInline) {
 
 TEST(KeyWipe, DtlsImplicitIvAndCbcIvGenerator) {
   // The GCM salt and the ChaCha20 IV come from the key block; fill the block with 0xA5.
-  for (dtls::RecordCipher c : {dtls::RecordCipher::kAes128Gcm, dtls::RecordCipher::kChaCha20Poly1305,
-                               dtls::RecordCipher::kAes128CbcSha256}) {
+  for (dtls::RecordCipher c :
+       {dtls::RecordCipher::kAes128Gcm, dtls::RecordCipher::kChaCha20Poly1305,
+        dtls::RecordCipher::kAes128CbcSha256}) {
     Bytes block_bytes(dtls::KeyBlock::size(c), 0xA5);
     dtls::KeyBlock block = std::move(*dtls::KeyBlock::from_bytes(c, block_bytes));
     Scan scan;
@@ -221,7 +224,8 @@ TEST(KeyWipe, SrtpSessionSaltsAndKeys) {
   const Bytes master_key(16, 0x11);
   const Bytes master_salt(14, 0x22);
   std::uint8_t session_salt[14];
-  ASSERT_TRUE(crypto::srtp_kdf(master_key, master_salt, crypto::SrtpKdfLabel::kRtpSalt, session_salt));
+  ASSERT_TRUE(
+      crypto::srtp_kdf(master_key, master_salt, crypto::SrtpKdfLabel::kRtpSalt, session_salt));
   Scan scan;
   scan.look_for(session_salt);
   scan.arm();

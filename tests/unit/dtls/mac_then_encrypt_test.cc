@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "support/mte_record.h"
 #include "dtls_test_util.h"
+#include "support/mte_record.h"
 #include "wireseal/dtls/record_protector.h"
 
 namespace wireseal::dtls {
@@ -91,7 +91,8 @@ TEST_P(MacThenEncrypt, EveryDamageFailsTheSameWay) {
   std::mt19937_64 rng(2);
   RecordOpener o = opener();
   for (std::size_t pad = 0; pad <= 255; ++pad) {
-    for (MteDamage d : {MteDamage::kPaddingByte, MteDamage::kMac, MteDamage::kBoth, MteDamage::kPaddingTooLong}) {
+    for (MteDamage d :
+         {MteDamage::kPaddingByte, MteDamage::kMac, MteDamage::kBoth, MteDamage::kPaddingTooLong}) {
       if (pad == 0 && (d == MteDamage::kPaddingByte || d == MteDamage::kBoth)) {
         continue;  // a single padding byte is the length itself
       }
@@ -102,7 +103,8 @@ TEST_P(MacThenEncrypt, EveryDamageFailsTheSameWay) {
       const std::size_t header = header_size(cid_.size());
       Result<OpenedRecord> r = o.open(rec);
       ASSERT_FALSE(r) << "padding " << pad << " damage " << static_cast<int>(d);
-      EXPECT_EQ(r.error(), Error::kAuthFailed) << "padding " << pad << " damage " << static_cast<int>(d);
+      EXPECT_EQ(r.error(), Error::kAuthFailed)
+          << "padding " << pad << " damage " << static_cast<int>(d);
       // Nothing of a rejected record's plaintext is left behind.
       EXPECT_TRUE(std::all_of(rec.begin() + static_cast<long>(header), rec.end(),
                               [](std::uint8_t b) { return b == 0; }));
@@ -112,9 +114,9 @@ TEST_P(MacThenEncrypt, EveryDamageFailsTheSameWay) {
 
 std::vector<Case> cbc_cases() {
   std::vector<Case> cases;
-  for (RecordCipher c : {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha1,
-                         RecordCipher::kAes128CbcSha256, RecordCipher::kAes256CbcSha256,
-                         RecordCipher::kAes256CbcSha384}) {
+  for (RecordCipher c :
+       {RecordCipher::kAes128CbcSha1, RecordCipher::kAes256CbcSha1, RecordCipher::kAes128CbcSha256,
+        RecordCipher::kAes256CbcSha256, RecordCipher::kAes256CbcSha384}) {
     cases.push_back({c, 0});
     cases.push_back({c, 4});
   }

@@ -1,5 +1,7 @@
 // Round trips, tampering, replay and sizing for every record cipher, with and without a
 // connection ID, in place and out of place.
+#include "wireseal/dtls/record_protector.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "dtls_test_util.h"
-#include "wireseal/dtls/record_protector.h"
 
 namespace wireseal::dtls {
 namespace {
@@ -54,7 +55,8 @@ class RecordRoundTrip : public ::testing::TestWithParam<Case> {
     options_.cid = ConnectionId(cid);
   }
   RecordSealer sealer(std::uint64_t first_seq = 0) const {
-    return RecordSealer(GetParam().cipher, key_block_->keys(Direction::kClientWrite), 1, options_, first_seq);
+    return RecordSealer(GetParam().cipher, key_block_->keys(Direction::kClientWrite), 1, options_,
+                        first_seq);
   }
   RecordOpener opener() const {
     return RecordOpener(GetParam().cipher, key_block_->keys(Direction::kClientWrite), 1, options_);
@@ -74,7 +76,8 @@ TEST_P(RecordRoundTrip, SealThenOpenRecoversEverySizeInPlaceAndOutOfPlace) {
     Bytes rec(s.sealed_size(n) + 3);
     const bool in_place = n % 2 == 0;
     if (in_place) {
-      std::copy(pt.begin(), pt.end(), rec.begin() + static_cast<std::ptrdiff_t>(s.payload_offset()));
+      std::copy(pt.begin(), pt.end(),
+                rec.begin() + static_cast<std::ptrdiff_t>(s.payload_offset()));
     }
     const std::span<const std::uint8_t> src =
         in_place ? std::span<const std::uint8_t>(rec.data() + s.payload_offset(), n) : pt;
@@ -164,7 +167,8 @@ TEST_P(RecordRoundTrip, SealBatchEqualsOneAtATimeAndOpens) {
       continue;
     }
     ASSERT_TRUE(jobs[i].status) << i;
-    Result<std::size_t> len = single.seal(ContentType::kApplicationData, plaintexts[i], single_out[i]);
+    Result<std::size_t> len =
+        single.seal(ContentType::kApplicationData, plaintexts[i], single_out[i]);
     ASSERT_TRUE(len);
     ASSERT_EQ(jobs[i].record_len, *len);
     ASSERT_EQ(batch_out[i], single_out[i]) << "record " << i;
@@ -255,7 +259,8 @@ INSTANTIATE_TEST_SUITE_P(AllCiphers, RecordRoundTrip, ::testing::ValuesIn(all_ca
 TEST(RecordSealer, RefusesToWrapTheSequenceNumber) {
   Bytes kb(KeyBlock::size(RecordCipher::kAes128Gcm), 1);
   KeyBlock block = *KeyBlock::from_bytes(RecordCipher::kAes128Gcm, kb);
-  RecordSealer s(RecordCipher::kAes128Gcm, block.keys(Direction::kServerWrite), 1, {}, kMaxSequence);
+  RecordSealer s(RecordCipher::kAes128Gcm, block.keys(Direction::kServerWrite), 1, {},
+                 kMaxSequence);
   Bytes rec(100);
   const std::uint8_t pt[4] = {1, 2, 3, 4};
   ASSERT_TRUE(s.seal(ContentType::kApplicationData, pt, rec));
@@ -287,7 +292,8 @@ TEST(RecordSealer, RefusesCidPaddingPastTheFragmentLimit) {
 TEST(RecordSealer, GcmExplicitNonceIsEpochAndSequence) {
   Bytes kb(KeyBlock::size(RecordCipher::kAes128Gcm), 1);
   KeyBlock block = *KeyBlock::from_bytes(RecordCipher::kAes128Gcm, kb);
-  RecordSealer s(RecordCipher::kAes128Gcm, block.keys(Direction::kServerWrite), 3, {}, 0x0102030405ULL);
+  RecordSealer s(RecordCipher::kAes128Gcm, block.keys(Direction::kServerWrite), 3, {},
+                 0x0102030405ULL);
   Bytes rec(100);
   const std::uint8_t pt[4] = {1, 2, 3, 4};
   ASSERT_TRUE(s.seal(ContentType::kApplicationData, pt, rec));

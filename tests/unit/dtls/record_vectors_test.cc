@@ -78,7 +78,8 @@ TEST(DtlsKeyBlockVectors, DeriveMatchesAnIndependentPrf) {
     const Bytes client = r.hex("CLIENT_RANDOM");
     const Bytes server = r.hex("SERVER_RANDOM");
     Result<KeyBlock> kb = KeyBlock::derive(
-        cipher, prf, std::span<const std::uint8_t, kMasterSecretSize>(master.data(), kMasterSecretSize),
+        cipher, prf,
+        std::span<const std::uint8_t, kMasterSecretSize>(master.data(), kMasterSecretSize),
         std::span<const std::uint8_t, kRandomSize>(client.data(), kRandomSize),
         std::span<const std::uint8_t, kRandomSize>(server.data(), kRandomSize));
     ASSERT_TRUE(kb);

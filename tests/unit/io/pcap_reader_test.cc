@@ -187,7 +187,7 @@ TEST(PcapIpv6, ExtensionHeadersBeforeUdpAreWalked) {
 TEST(PcapIpv4, EthernetPaddingIsNotPayload) {
   const Bytes ip4 = udp_ip_packet(test::v4(1, 1), test::v4(2, 2), kPayload);
   const Bytes padded = concat(ethernet(0x0800, ip4), Bytes(10, 0));  // minimum frame padding
-  const Bytes file = make_pcap(false, false, 1, {{0, 0, padded}});  // payloads view it
+  const Bytes file = make_pcap(false, false, 1, {{0, 0, padded}});   // payloads view it
   const std::vector<UdpDatagram> all = read_all(file);
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(all[0].payload.size(), kPayload.size());

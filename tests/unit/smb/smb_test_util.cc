@@ -58,8 +58,8 @@ Bytes evp_aead_seal(Cipher cipher, std::span<const std::uint8_t> key,
     ok = ok && EVP_EncryptUpdate(ctx, nullptr, &len, nullptr, static_cast<int>(plain.size())) == 1;
   }
   ok = ok && EVP_EncryptUpdate(ctx, nullptr, &len, aad.data(), static_cast<int>(aad.size())) == 1;
-  ok = ok && EVP_EncryptUpdate(ctx, out.data(), &len, plain.data(),
-                               static_cast<int>(plain.size())) == 1;
+  ok = ok &&
+       EVP_EncryptUpdate(ctx, out.data(), &len, plain.data(), static_cast<int>(plain.size())) == 1;
   ok = ok && EVP_EncryptFinal_ex(ctx, out.data() + len, &len) == 1;
   ok = ok && EVP_CIPHER_CTX_ctrl(ctx, ccm ? EVP_CTRL_CCM_GET_TAG : EVP_CTRL_GCM_GET_TAG, 16,
                                  out.data() + plain.size()) == 1;
@@ -91,7 +91,7 @@ Bytes evp_transform_seal(Cipher cipher, std::span<const std::uint8_t> key,
 
 Bytes evp_mac(const std::string& algorithm, std::span<const std::uint8_t> key,
               std::span<const std::uint8_t> iv, std::span<const std::uint8_t> message) {
-  const char* mac_name = algorithm == "HMAC-SHA256" ? "HMAC"
+  const char* mac_name = algorithm == "HMAC-SHA256"    ? "HMAC"
                          : algorithm == "AES-128-CMAC" ? "CMAC"
                                                        : "GMAC";
   EVP_MAC* mac = EVP_MAC_fetch(nullptr, mac_name, nullptr);
@@ -99,8 +99,8 @@ Bytes evp_mac(const std::string& algorithm, std::span<const std::uint8_t> key,
   OSSL_PARAM params[3];
   std::size_t n = 0;
   if (algorithm == "HMAC-SHA256") {
-    params[n++] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-                                                   const_cast<char*>("SHA256"), 0);
+    params[n++] =
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>("SHA256"), 0);
   } else if (algorithm == "AES-128-CMAC") {
     params[n++] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER,
                                                    const_cast<char*>("AES-128-CBC"), 0);

@@ -41,7 +41,8 @@ TEST_P(TransformTest, SealMatchesEvpAndOpensOnRandomMessages) {
   for (std::size_t len : {1u, 15u, 16u, 17u, 64u, 65u, 200u, 1024u, 4099u, 65536u}) {
     SCOPED_TRACE("len " + std::to_string(len));
     const Bytes message = test::random_message(rng, len > 64 ? len - 64 : 0);
-    const Bytes msg = len >= 64 ? message : Bytes(message.begin(), message.begin() + static_cast<long>(len));
+    const Bytes msg =
+        len >= 64 ? message : Bytes(message.begin(), message.begin() + static_cast<long>(len));
     Bytes out(kTransformHeaderSize + msg.size());
     // Out of place for odd lengths, in place for the others.
     Result<std::size_t> n = 0;
@@ -117,8 +118,9 @@ TEST_P(TransformTest, NoncesNeverRepeatAndExhaustionRefuses) {
   std::mt19937_64 rng(11);
   const Bytes key = key_for(c, rng);
   // The counter's last value, 2^64 - 1, is never handed out: two nonces are left here.
-  TransformSealer sealer(c, key, 5, system_random(),
-                         TransformOptions{.first_counter = std::numeric_limits<std::uint64_t>::max() - 2});
+  TransformSealer sealer(
+      c, key, 5, system_random(),
+      TransformOptions{.first_counter = std::numeric_limits<std::uint64_t>::max() - 2});
   const Bytes msg = test::random_message(rng, 0);
   Bytes a(kTransformHeaderSize + msg.size()), b(a.size()), d(a.size());
   ASSERT_TRUE(sealer.seal(msg, a));
@@ -266,7 +268,8 @@ TEST_P(SigningTest, MatchesEvpOnRandomMessagesAndRejectsTampering) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllAlgorithms, SigningTest,
-                         ::testing::Values(SigningCase{SigningAlgorithm::kHmacSha256, "HMAC-SHA256"},
+                         ::testing::Values(SigningCase{SigningAlgorithm::kHmacSha256,
+                                                       "HMAC-SHA256"},
                                            SigningCase{SigningAlgorithm::kAesCmac, "AES-128-CMAC"},
                                            SigningCase{SigningAlgorithm::kAesGmac, "AES-128-GMAC"}),
                          [](const ::testing::TestParamInfo<SigningCase>& p) {

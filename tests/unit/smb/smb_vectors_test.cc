@@ -50,7 +50,8 @@ Bytes evp_kbkdf(std::span<const std::uint8_t> key, const Bytes& label, const Byt
 }
 
 Bytes text(const char* s, std::size_t n) {
-  return Bytes(reinterpret_cast<const std::uint8_t*>(s), reinterpret_cast<const std::uint8_t*>(s) + n);
+  return Bytes(reinterpret_cast<const std::uint8_t*>(s),
+               reinterpret_cast<const std::uint8_t*>(s) + n);
 }
 
 TEST(SmbKdf, MicrosoftAndComputedVectors) {
@@ -66,9 +67,8 @@ TEST(SmbKdf, MicrosoftAndComputedVectors) {
     ASSERT_TRUE(keys);
     const bool v311 = dialect == Dialect::kSmb311;
     const std::span<const std::uint8_t> sk16 = std::span<const std::uint8_t>(sk).first(16);
-    const std::span<const std::uint8_t> cipher_kdk = cipher_key_length(cipher) == 32
-                                                         ? std::span<const std::uint8_t>(sk)
-                                                         : sk16;
+    const std::span<const std::uint8_t> cipher_kdk =
+        cipher_key_length(cipher) == 32 ? std::span<const std::uint8_t>(sk) : sk16;
     const std::size_t klen = cipher_key_length(cipher);
     if (r.has("ClientToServer")) {
       EXPECT_EQ(span_bytes(keys->client_to_server_key()), r.hex("ClientToServer"));

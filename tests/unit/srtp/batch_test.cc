@@ -49,8 +49,8 @@ std::vector<Outcome> run_single(Session& s, std::vector<Bytes> packets, bool pro
                      r ? Bytes(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(*r)) : Bytes{}});
     } else {
       Result<std::span<std::uint8_t>> r = s.unprotect_rtp(std::span<std::uint8_t>(p.data(), n));
-      out.push_back({r.has_value(), r ? Error{} : r.error(),
-                     r ? Bytes(r->begin(), r->end()) : Bytes{}});
+      out.push_back(
+          {r.has_value(), r ? Error{} : r.error(), r ? Bytes(r->begin(), r->end()) : Bytes{}});
     }
   }
   return out;
@@ -68,8 +68,8 @@ std::vector<Outcome> run_batched(Session& s, std::vector<Bytes> packets, bool pr
       Bytes& p = packets[at + i];
       const std::size_t len = p.size();
       p.resize(len + 64);
-      jobs[i].buffer = protect_dir ? std::span<std::uint8_t>(p)
-                                   : std::span<std::uint8_t>(p.data(), len);
+      jobs[i].buffer =
+          protect_dir ? std::span<std::uint8_t>(p) : std::span<std::uint8_t>(p.data(), len);
       jobs[i].length = len;
     }
     if (protect_dir) {
@@ -208,8 +208,8 @@ TEST_P(SrtpBatch, ProvisionalEstimateIsRedoneWhenAnEarlierPacketFails) {
   const KeySet keys = make_keys(profile(), 43);
   Session tx = make_session(profile(), {keys});
   std::vector<Bytes> wire;
-  for (std::uint16_t seq : {std::uint16_t{65534}, std::uint16_t{65535}, std::uint16_t{0},
-                            std::uint16_t{1}}) {
+  for (std::uint16_t seq :
+       {std::uint16_t{65534}, std::uint16_t{65535}, std::uint16_t{0}, std::uint16_t{1}}) {
     wire.push_back(protect(tx, rtp_packet(9, seq, 40)));
   }
   wire[1][20] ^= 1;

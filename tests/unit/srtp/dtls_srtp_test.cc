@@ -1,12 +1,13 @@
 // RFC 5764 §4.2 keying-material split, checked by hand against a counting pattern: byte i of
 // the material is i, so each value's first and last byte give its position directly.
+#include "wireseal/srtp/dtls_srtp.h"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 
 #include "srtp_test_util.h"
 #include "support/hex.h"
-#include "wireseal/srtp/dtls_srtp.h"
 
 namespace wireseal::test {
 namespace {

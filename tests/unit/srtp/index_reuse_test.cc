@@ -58,7 +58,8 @@ Bytes try_protect(Session& s, std::uint32_t ssrc, std::uint16_t seq, Error* erro
   const Bytes plain = rtcp ? rtcp_packet(ssrc, 40) : rtp_packet(ssrc, seq, 32);
   Bytes buf(plain.size() + 64);
   std::copy(plain.begin(), plain.end(), buf.begin());
-  Result<std::size_t> n = rtcp ? s.protect_rtcp(buf, plain.size()) : s.protect_rtp(buf, plain.size());
+  Result<std::size_t> n =
+      rtcp ? s.protect_rtcp(buf, plain.size()) : s.protect_rtp(buf, plain.size());
   if (!n) {
     if (error != nullptr) {
       *error = n.error();

@@ -79,8 +79,10 @@ TEST(SrtpReplayWindow, MatchesNaiveSetModel) {
     for (int i = 0; i < 50000; ++i) {
       base += rng() % 3;
       const std::uint64_t jitter = rng() % (2 * size + 10);
-      const std::uint64_t idx = (rng() % 8 == 0) ? base + rng() % 5000 : (base > jitter ? base - jitter : 0);
-      const bool model_fresh = seen.empty() || idx > top || (top - idx < size && seen.count(idx) == 0);
+      const std::uint64_t idx =
+          (rng() % 8 == 0) ? base + rng() % 5000 : (base > jitter ? base - jitter : 0);
+      const bool model_fresh =
+          seen.empty() || idx > top || (top - idx < size && seen.count(idx) == 0);
       ASSERT_EQ(w.is_fresh(idx), model_fresh) << "size " << size << " index " << idx;
       if (model_fresh) {
         w.mark(idx);

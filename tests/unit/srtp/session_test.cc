@@ -219,12 +219,17 @@ TEST_P(SrtpSession, MkiSelectsTheMasterKey) {
   const Bytes p1 = rtp_packet(9, 1, 33);
   const Bytes s1 = protect(tx, p1);
   ASSERT_EQ(s1.size(), p1.size() + info().rtp_tag_len + 4);
-  const std::size_t mki_at = info().cipher == srtp::CipherKind::kAesGcm ? p1.size() + 16 : p1.size();
-  EXPECT_EQ(Bytes(s1.begin() + static_cast<long>(mki_at), s1.begin() + static_cast<long>(mki_at) + 4), k1.mki);
+  const std::size_t mki_at =
+      info().cipher == srtp::CipherKind::kAesGcm ? p1.size() + 16 : p1.size();
+  EXPECT_EQ(
+      Bytes(s1.begin() + static_cast<long>(mki_at), s1.begin() + static_cast<long>(mki_at) + 4),
+      k1.mki);
   ASSERT_TRUE(tx.set_active_key(9, 1));
   const Bytes p2 = rtp_packet(9, 2, 33);
   const Bytes s2 = protect(tx, p2);
-  EXPECT_EQ(Bytes(s2.begin() + static_cast<long>(mki_at), s2.begin() + static_cast<long>(mki_at) + 4), k2.mki);
+  EXPECT_EQ(
+      Bytes(s2.begin() + static_cast<long>(mki_at), s2.begin() + static_cast<long>(mki_at) + 4),
+      k2.mki);
   EXPECT_EQ(to_hex(unprotect(rx, s1)), to_hex(p1));
   EXPECT_EQ(to_hex(unprotect(rx, s2)), to_hex(p2));
   const Bytes r = rtcp_packet(9, 24);
@@ -246,8 +251,8 @@ TEST_P(SrtpEncryptingSession, HeaderExtensionEncryptionRoundTripsAndHidesSelecte
   Session rx = make_session(profile(), {keys}, c);
   const Bytes one = {0x10, 0xaa, 0x21, 0xbb, 0xcc, 0x30, 0xee};  // IDs 1, 2, 3
   const Bytes two = {0x01, 0x02, 0xaa, 0xbb, 0x02, 0x01, 0xcc, 0x03, 0x00};
-  for (const auto& [body, profile_id] : {std::pair{one, std::uint16_t{0xBEDE}},
-                                        std::pair{two, std::uint16_t{0x1000}}}) {
+  for (const auto& [body, profile_id] :
+       {std::pair{one, std::uint16_t{0xBEDE}}, std::pair{two, std::uint16_t{0x1000}}}) {
     const Bytes plain = rtp_packet(21, static_cast<std::uint16_t>(profile_id == 0xBEDE ? 1 : 2), 20,
                                    0, &body, profile_id);
     const Bytes prot = protect(tx, plain);
@@ -273,8 +278,8 @@ TEST_P(SrtpEncryptingSession, CryptexRoundTripsEveryShape) {
   std::uint16_t seq = 1;
   for (std::uint8_t cc : {std::uint8_t{0}, std::uint8_t{2}}) {
     for (int shape = 0; shape < 3; ++shape) {  // none, one-byte, two-byte
-      const Bytes plain = rtp_packet(31, seq++, 25, cc, shape == 0 ? nullptr : &body,
-                                     shape == 2 ? 0x1000 : 0xBEDE);
+      const Bytes plain =
+          rtp_packet(31, seq++, 25, cc, shape == 0 ? nullptr : &body, shape == 2 ? 0x1000 : 0xBEDE);
       const Bytes prot = protect(tx, plain);
       ASSERT_EQ(prot.size(), tx.protected_rtp_size(plain));
       Bytes expect = plain;
@@ -291,7 +296,8 @@ TEST_P(SrtpEncryptingSession, CryptexRoundTripsEveryShape) {
       if (cc != 0) {
         EXPECT_NE(prot[12], plain[12]);  // CSRCs hidden
       }
-      EXPECT_EQ(to_hex(unprotect(rx, prot)), to_hex(expect)) << "cc " << int{cc} << " shape " << shape;
+      EXPECT_EQ(to_hex(unprotect(rx, prot)), to_hex(expect))
+          << "cc " << int{cc} << " shape " << shape;
     }
   }
   // Two-byte extension with appbits cannot be expressed under cryptex.
@@ -368,7 +374,8 @@ TEST_P(SrtpSession, BatchesEqualSinglePacketCalls) {
   }
   std::vector<Bytes> expected;
   for (std::uint16_t i = 0; i < 20; ++i) {
-    expected.push_back(protect(tx_ref, rtp_packet(i % 3, static_cast<std::uint16_t>(100 + i), 10u + 37u * i)));
+    expected.push_back(
+        protect(tx_ref, rtp_packet(i % 3, static_cast<std::uint16_t>(100 + i), 10u + 37u * i)));
   }
   tx.protect_rtp_batch(jobs);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -408,7 +415,8 @@ TEST(SrtpSessionScale, TenThousandStreamsInOneSession) {
   std::vector<std::uint32_t> ssrcs;
   while (ssrcs.size() < 10000) {
     const std::uint32_t s = static_cast<std::uint32_t>(rng());
-    if (std::find(ssrcs.end() - std::min<long>(static_cast<long>(ssrcs.size()), 0), ssrcs.end(), s) == ssrcs.end()) {
+    if (std::find(ssrcs.end() - std::min<long>(static_cast<long>(ssrcs.size()), 0), ssrcs.end(),
+                  s) == ssrcs.end()) {
       ssrcs.push_back(s);
     }
   }

@@ -1,10 +1,11 @@
 // `wireseal srtp encrypt|decrypt` engine: a generated capture (RTP of two SSRCs, RTCP, a
 // non-RTP datagram) encrypted and decrypted again must come back byte for byte; SSRC
 // selection, SDES parsing (RFC 4568's own example) and per-packet error reports.
+#include "srtp_pcap.h"
+
 #include <gtest/gtest.h>
 
 #include "srtp_keys.h"
-#include "srtp_pcap.h"
 #include "srtp_test_util.h"
 #include "support/hex.h"
 #include "wireseal/io/pcap.h"
@@ -22,8 +23,8 @@ Bytes capture() {
   const io::UdpEndpoint b{io::IpAddress::v4(10, 0, 0, 2), 50000};
   std::uint64_t t = 1'700'000'000'000'000'000ull;
   for (std::uint16_t i = 0; i < 30; ++i) {
-    const Bytes rtp = rtp_packet(i % 2 == 0 ? 0x1111 : 0x2222, static_cast<std::uint16_t>(65530 + i),
-                                 100u + i);
+    const Bytes rtp =
+        rtp_packet(i % 2 == 0 ? 0x1111 : 0x2222, static_cast<std::uint16_t>(65530 + i), 100u + i);
     EXPECT_TRUE(w.add_udp(t += 20'000'000, a, b, rtp));
     if (i % 10 == 0) {
       EXPECT_TRUE(w.add_udp(t += 1'000, b, a, rtcp_packet(0x1111, 28)));
@@ -82,9 +83,9 @@ TEST(SrtpPcap, OnlySelectedSsrcsAreTouchedAndFailuresNameThePacket) {
 
 TEST(SrtpPcap, SdesInlineKeysAsInRfc4568) {
   // RFC 4568 §9.1's example key parameter: 30 bytes = 16-byte key + 14-byte salt.
-  const cli::SrtpKeyInput k = cli::parse_sdes_inline(
-      "inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz|2^20|1:4",
-      srtp::Profile::kAes128CmHmacSha1_80);
+  const cli::SrtpKeyInput k =
+      cli::parse_sdes_inline("inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz|2^20|1:4",
+                             srtp::Profile::kAes128CmHmacSha1_80);
   EXPECT_EQ(std::string(k.key.begin(), k.key.end()), "YS___semctl () {");
   EXPECT_EQ(std::string(k.salt.begin(), k.salt.end()), "\t220;}\n}\nunles");
   EXPECT_EQ(to_hex(k.mki), "00000001");

@@ -128,7 +128,8 @@ inline Bytes rtcp_packet(std::uint32_t ssrc, std::size_t len) {
 inline Bytes protect(srtp::Session& s, const Bytes& plain, bool rtcp = false) {
   Bytes buf(plain.size() + 64);
   std::copy(plain.begin(), plain.end(), buf.begin());
-  Result<std::size_t> n = rtcp ? s.protect_rtcp(buf, plain.size()) : s.protect_rtp(buf, plain.size());
+  Result<std::size_t> n =
+      rtcp ? s.protect_rtcp(buf, plain.size()) : s.protect_rtp(buf, plain.size());
   if (!n) {
     ADD_FAILURE() << "protect failed: " << to_string(n.error());
     return {};

@@ -39,7 +39,8 @@ std::vector<PacketVector> load_packets() {
     if (r.has("EncryptedIds")) {
       v.encrypted_ids = r.hex("EncryptedIds");
     }
-    v.srtcp_index = r.has("SrtcpIndex") ? static_cast<std::uint32_t>(std::stoul(r.get("SrtcpIndex"))) : 1;
+    v.srtcp_index =
+        r.has("SrtcpIndex") ? static_cast<std::uint32_t>(std::stoul(r.get("SrtcpIndex"))) : 1;
     out.push_back(std::move(v));
   }
   return out;
@@ -153,7 +154,8 @@ TEST(SrtpVectors, Rfc7714GcmPacketsMatchIndependentOpenSslConstruction) {
     const KeySet keys = make_keys(p, 9);
     const Bytes key = independent_kdf(keys.key, keys.salt, 0x00, srtp::info(p).session_key_len);
     const Bytes salt = independent_kdf(keys.key, keys.salt, 0x02, 12);
-    const Bytes rtcp_key = independent_kdf(keys.key, keys.salt, 0x03, srtp::info(p).session_key_len);
+    const Bytes rtcp_key =
+        independent_kdf(keys.key, keys.salt, 0x03, srtp::info(p).session_key_len);
     const Bytes rtcp_salt = independent_kdf(keys.key, keys.salt, 0x05, 12);
     srtp::SessionConfig config;
     config.stream_defaults.roc = 0x12345;
@@ -163,7 +165,14 @@ TEST(SrtpVectors, Rfc7714GcmPacketsMatchIndependentOpenSslConstruction) {
       const Bytes plain = rtp_packet(ssrc, seq, 45, 2);
       // RFC 7714 §8.1: IV = (0x0000 || SSRC || ROC || SEQ) XOR salt; AAD = the RTP header.
       Bytes iv(12, 0);
-      const std::uint8_t fields[10] = {0xca, 0xfe, 0xba, 0xbe, 0x00, 0x01, 0x23, 0x45,
+      const std::uint8_t fields[10] = {0xca,
+                                       0xfe,
+                                       0xba,
+                                       0xbe,
+                                       0x00,
+                                       0x01,
+                                       0x23,
+                                       0x45,
                                        static_cast<std::uint8_t>(seq >> 8),
                                        static_cast<std::uint8_t>(seq)};
       std::memcpy(iv.data() + 2, fields, sizeof(fields));
@@ -172,9 +181,11 @@ TEST(SrtpVectors, Rfc7714GcmPacketsMatchIndependentOpenSslConstruction) {
       }
       const std::size_t header = 12 + 8;
       Bytes expected(plain.begin(), plain.begin() + header);
-      const Bytes sealed = evp_gcm_seal(key, iv, expected, Bytes(plain.begin() + header, plain.end()));
+      const Bytes sealed =
+          evp_gcm_seal(key, iv, expected, Bytes(plain.begin() + header, plain.end()));
       expected.insert(expected.end(), sealed.begin(), sealed.end());
-      EXPECT_EQ(to_hex(protect(s, plain)), to_hex(expected)) << srtp::info(p).name << " seq " << seq;
+      EXPECT_EQ(to_hex(protect(s, plain)), to_hex(expected))
+          << srtp::info(p).name << " seq " << seq;
     }
     // SRTCP, RFC 7714 §9.1: IV = (0x0000 || SSRC || 0x0000 || 0 || index) XOR salt, AAD =
     // header (8) || E|index, then ciphertext || tag || E|index.

@@ -118,7 +118,8 @@ IMB_MGR* manager() {
 
 class IpsecMbGcm final : public AeadImpl {
  public:
-  IpsecMbGcm(Bytes key, std::size_t tag_len) : mgr_(manager()), key_len_(key.size()), tag_len_(tag_len) {
+  IpsecMbGcm(Bytes key, std::size_t tag_len)
+      : mgr_(manager()), key_len_(key.size()), tag_len_(tag_len) {
     switch (key_len_) {
       case 16:
         IMB_AES128_GCM_PRE(mgr_, key.data(), &key_);
@@ -133,20 +134,21 @@ class IpsecMbGcm final : public AeadImpl {
   }
   ~IpsecMbGcm() override { secure_wipe(&key_, sizeof(key_)); }
 
-  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+            MutableBytes tag) noexcept override {
     gcm_context_data ctx;
     switch (key_len_) {
       case 16:
-        IMB_AES128_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
-                         aad.size(), tag.data(), tag_len_);
+        IMB_AES128_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(),
+                           aad.data(), aad.size(), tag.data(), tag_len_);
         break;
       case 24:
-        IMB_AES192_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
-                         aad.size(), tag.data(), tag_len_);
+        IMB_AES192_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(),
+                           aad.data(), aad.size(), tag.data(), tag_len_);
         break;
       default:
-        IMB_AES256_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
-                         aad.size(), tag.data(), tag_len_);
+        IMB_AES256_GCM_ENC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(),
+                           aad.data(), aad.size(), tag.data(), tag_len_);
         break;
     }
   }
@@ -156,16 +158,16 @@ class IpsecMbGcm final : public AeadImpl {
     std::uint8_t expected[16];
     switch (key_len_) {
       case 16:
-        IMB_AES128_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
-                         aad.size(), expected, tag_len_);
+        IMB_AES128_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(),
+                           aad.data(), aad.size(), expected, tag_len_);
         break;
       case 24:
-        IMB_AES192_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
-                         aad.size(), expected, tag_len_);
+        IMB_AES192_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(),
+                           aad.data(), aad.size(), expected, tag_len_);
         break;
       default:
-        IMB_AES256_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(), aad.data(),
-                         aad.size(), expected, tag_len_);
+        IMB_AES256_GCM_DEC(mgr_, &key_, &ctx, out.data(), in.data(), in.size(), nonce.data(),
+                           aad.data(), aad.size(), expected, tag_len_);
         break;
     }
     return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
@@ -183,7 +185,8 @@ class IpsecMbChaChaPoly final : public AeadImpl {
   explicit IpsecMbChaChaPoly(Bytes key) : mgr_(manager()) { std::memcpy(key_, key.data(), 32); }
   ~IpsecMbChaChaPoly() override { secure_wipe(key_, sizeof(key_)); }
 
-  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+            MutableBytes tag) noexcept override {
     chacha20_poly1305_context_data ctx;
     IMB_CHACHA20_POLY1305_INIT(mgr_, key_, &ctx, nonce.data(), aad.data(), aad.size());
     IMB_CHACHA20_POLY1305_ENC_UPDATE(mgr_, key_, &ctx, out.data(), in.data(), in.size());
@@ -236,7 +239,8 @@ std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm algorithm, Bytes key, 
     case AeadAlgorithm::kChaCha20Poly1305:
       return std::make_unique<IpsecMbChaChaPoly>(key);
     default:
-      throw std::invalid_argument("wireseal: ipsec-mb backend has no " + std::string(to_string(algorithm)));
+      throw std::invalid_argument("wireseal: ipsec-mb backend has no " +
+                                  std::string(to_string(algorithm)));
   }
 }
 

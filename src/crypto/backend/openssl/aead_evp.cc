@@ -39,7 +39,8 @@ class EvpAead final : public AeadImpl {
                  "EVP_DecryptInit_ex");
   }
 
-  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+            MutableBytes tag) noexcept override {
     EVP_CIPHER_CTX* ctx = enc_.get();
     int len = 0;
     EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce.data());
@@ -87,17 +88,21 @@ class EvpCcm final : public AeadImpl {
  public:
   EvpCcm(const EVP_CIPHER* cipher, Bytes key, std::size_t tag_len, std::size_t nonce_len)
       : enc_(new_cipher_ctx()), ctr_(new_cipher_ctx()), tag_len_(tag_len), nonce_len_(nonce_len) {
-    set_up_check(EVP_EncryptInit_ex(enc_.get(), cipher, nullptr, nullptr, nullptr), "EVP_EncryptInit_ex");
-    set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
-                 "CCM IV length");
+    set_up_check(EVP_EncryptInit_ex(enc_.get(), cipher, nullptr, nullptr, nullptr),
+                 "EVP_EncryptInit_ex");
+    set_up_check(
+        EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
+        "CCM IV length");
     set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_TAG, to_int(tag_len), nullptr),
                  "CCM tag length");
     set_up_check(EVP_EncryptInit_ex(enc_.get(), nullptr, nullptr, key.data(), nullptr), "CCM key");
-    set_up_check(EVP_EncryptInit_ex(ctr_.get(), aes_cipher("CTR", key.size()), nullptr, key.data(), nullptr),
-                 "CTR key");
+    set_up_check(
+        EVP_EncryptInit_ex(ctr_.get(), aes_cipher("CTR", key.size()), nullptr, key.data(), nullptr),
+        "CTR key");
   }
 
-  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+            MutableBytes tag) noexcept override {
     EVP_CIPHER_CTX* ctx = enc_.get();
     int len = 0;
     EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce.data());
@@ -119,10 +124,10 @@ class EvpCcm final : public AeadImpl {
     a1[0] = static_cast<std::uint8_t>(15 - nonce_len_ - 1);
     std::memcpy(a1 + 1, nonce.data(), nonce_len_);
     a1[15] = 1;
-    ctr(a1, in.data(), out.data(), in.size());                   // out = plaintext
+    ctr(a1, in.data(), out.data(), in.size());  // out = plaintext
     std::uint8_t expected[16];
     seal(nonce, aad, {out.data(), in.size()}, out, {expected, tag_len_});  // out = ciphertext
-    ctr(a1, out.data(), out.data(), in.size());                  // out = plaintext again
+    ctr(a1, out.data(), out.data(), in.size());                            // out = plaintext again
     return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
   }
 
@@ -147,11 +152,20 @@ const EVP_CIPHER* aes_cipher(const char* mode, std::size_t key_len) {
   const bool ctr = std::strcmp(mode, "CTR") == 0;
   switch (key_len) {
     case 16:
-      return gcm ? EVP_aes_128_gcm() : ccm ? EVP_aes_128_ccm() : ctr ? EVP_aes_128_ctr() : EVP_aes_128_cbc();
+      return gcm   ? EVP_aes_128_gcm()
+             : ccm ? EVP_aes_128_ccm()
+             : ctr ? EVP_aes_128_ctr()
+                   : EVP_aes_128_cbc();
     case 24:
-      return gcm ? EVP_aes_192_gcm() : ccm ? EVP_aes_192_ccm() : ctr ? EVP_aes_192_ctr() : EVP_aes_192_cbc();
+      return gcm   ? EVP_aes_192_gcm()
+             : ccm ? EVP_aes_192_ccm()
+             : ctr ? EVP_aes_192_ctr()
+                   : EVP_aes_192_cbc();
     case 32:
-      return gcm ? EVP_aes_256_gcm() : ccm ? EVP_aes_256_ccm() : ctr ? EVP_aes_256_ctr() : EVP_aes_256_cbc();
+      return gcm   ? EVP_aes_256_gcm()
+             : ccm ? EVP_aes_256_ccm()
+             : ctr ? EVP_aes_256_ctr()
+                   : EVP_aes_256_cbc();
     default:
       throw std::invalid_argument("wireseal: AES key must be 16, 24 or 32 bytes");
   }

@@ -31,7 +31,8 @@ class EvpAesMode final : public AesModeImpl {
   }
 
  private:
-  static void run(EVP_CIPHER_CTX* ctx, const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept {
+  static void run(EVP_CIPHER_CTX* ctx, const std::uint8_t* iv, Bytes in,
+                  MutableBytes out) noexcept {
     EVP_CipherInit_ex(ctx, nullptr, nullptr, nullptr, iv, -1);
     constexpr std::size_t kChunk = std::size_t{1} << 30;  // whole blocks, fits an int
     std::size_t done = 0;
@@ -63,7 +64,9 @@ class EvpCmac final : public CmacImpl {
     if (!ctx_) {
       throw std::bad_alloc();
     }
-    const char* cipher = key.size() == 16 ? "AES-128-CBC" : key.size() == 24 ? "AES-192-CBC" : "AES-256-CBC";
+    const char* cipher = key.size() == 16   ? "AES-128-CBC"
+                         : key.size() == 24 ? "AES-192-CBC"
+                                            : "AES-256-CBC";
     OSSL_PARAM params[] = {
         OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, const_cast<char*>(cipher), 0),
         OSSL_PARAM_construct_end()};

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-
 #include <stdexcept>
 #include <type_traits>
 

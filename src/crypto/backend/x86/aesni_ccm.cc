@@ -21,7 +21,6 @@ namespace {
 
 using namespace aesni;
 
-
 // Counter produces the CTR blocks A_i = flags || nonce || [i]_q, starting at i = 1.
 class Counter {
  public:
@@ -80,13 +79,15 @@ class NativeCcm final : public AeadImpl {
   }
   ~NativeCcm() override { ks_.wipe(); }
 
-  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) noexcept override {
-    with_rounds(ks_.rounds, [&](auto r) { seal_one<decltype(r)::value>(nonce, aad, in, out, tag); });
+  void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+            MutableBytes tag) noexcept override {
+    with_rounds(ks_.rounds,
+                [&](auto r) { seal_one<decltype(r)::value>(nonce, aad, in, out, tag); });
   }
 
   bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
-    return with_rounds(ks_.rounds,
-                       [&](auto r) { return open_one<decltype(r)::value>(nonce, aad, in, out, tag); });
+    return with_rounds(
+        ks_.rounds, [&](auto r) { return open_one<decltype(r)::value>(nonce, aad, in, out, tag); });
   }
 
   bool interleaves() const noexcept override { return true; }
@@ -102,7 +103,8 @@ class NativeCcm final : public AeadImpl {
 
  private:
   template <int R>
-  void seal_one(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, MutableBytes tag) const noexcept {
+  void seal_one(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
+                MutableBytes tag) const noexcept {
     const RoundKeys<R> rk(ks_.rk);
     Counter ctr(nonce.data(), nonce_len_);
     __m128i mac = start_mac(rk, nonce, aad, in.size());
@@ -126,7 +128,9 @@ class NativeCcm final : public AeadImpl {
         }
         const std::uint8_t* next = src + 16 * (i + 1);
         const bool more_full = i + 1 < full;
-        const __m128i p_next = more_full ? load(next) : rem != 0 ? load_partial(next, rem) : _mm_setzero_si128();
+        const __m128i p_next = more_full  ? load(next)
+                               : rem != 0 ? load_partial(next, rem)
+                                          : _mm_setzero_si128();
         store(dst + 16 * i, _mm_xor_si128(p, _mm_aesenclast_si128(k, k_last)));
         if (more_full || rem != 0) {
           m = _mm_aesenclast_si128(m, _mm_xor_si128(k_last, _mm_xor_si128(p_next, rk.k[0])));
@@ -245,8 +249,8 @@ class NativeCcm final : public AeadImpl {
     }
     for (std::size_t i = 0; i < num_jobs; ++i) {
       const Job& job = *jobs[i];
-      lanes[i] = Lane{Counter(job.nonce.data(), nonce_len_), blocks[i], job.in.data(), job.out.data(),
-                      job.in.size()};
+      lanes[i] = Lane{Counter(job.nonce.data(), nonce_len_), blocks[i], job.in.data(),
+                      job.out.data(), job.in.size()};
     }
   }
 
@@ -254,7 +258,8 @@ class NativeCcm final : public AeadImpl {
   __m128i b0_block(Bytes nonce, std::size_t aad_len, std::size_t msg_len) const noexcept {
     const std::size_t q = 15 - nonce_len_;
     alignas(16) std::uint8_t b0[16] = {};
-    b0[0] = static_cast<std::uint8_t>((aad_len == 0 ? 0 : 0x40) | (((tag_len_ - 2) / 2) << 3) | (q - 1));
+    b0[0] = static_cast<std::uint8_t>((aad_len == 0 ? 0 : 0x40) | (((tag_len_ - 2) / 2) << 3) |
+                                      (q - 1));
     std::memcpy(b0 + 1, nonce.data(), nonce_len_);
     for (std::size_t k = 0; k < q && k < 8; ++k) {
       b0[15 - k] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(msg_len) >> (8 * k));
@@ -284,7 +289,8 @@ class NativeCcm final : public AeadImpl {
 
   // seal_steps_vaes hands the lockstep phase to the VAES kernel (two lanes per register). All
   // active lanes have advanced equally, so they share one counter value.
-  void seal_steps_vaes(Lane* lanes, const std::size_t* idx, std::size_t m, std::size_t steps) const noexcept {
+  void seal_steps_vaes(Lane* lanes, const std::size_t* idx, std::size_t m,
+                       std::size_t steps) const noexcept {
     CcmLockstep l;
     l.num_lanes = m;
     l.counter = lanes[idx[0]].ctr.count();
@@ -307,7 +313,8 @@ class NativeCcm final : public AeadImpl {
   }
 
   // common_full_blocks is the number of whole blocks every listed lane still has.
-  static std::size_t common_full_blocks(const Lane* lanes, const std::size_t* idx, std::size_t m) noexcept {
+  static std::size_t common_full_blocks(const Lane* lanes, const std::size_t* idx,
+                                        std::size_t m) noexcept {
     std::size_t steps = lanes[idx[0]].len / 16;
     for (std::size_t j = 1; j < m; ++j) {
       const std::size_t s = lanes[idx[j]].len / 16;
@@ -443,14 +450,16 @@ class NativeCcm final : public AeadImpl {
     std::uint32_t ok = 0;
     for (std::size_t i = 0; i < num_jobs; ++i) {
       // No branch on the (secret) comparison: the caller's accept_verdict declassifies it.
-      ok |= std::uint32_t{ct_equal(std::span<const std::uint8_t>(tags[i], tag_len_), jobs[i]->tag)} << i;
+      ok |= std::uint32_t{ct_equal(std::span<const std::uint8_t>(tags[i], tag_len_), jobs[i]->tag)}
+            << i;
     }
     return ok;
   }
 
   // start_mac absorbs B0 and the encoded AAD into the CBC-MAC and returns the chain value.
   template <int R>
-  __m128i start_mac(const RoundKeys<R>& rk, Bytes nonce, Bytes aad, std::size_t msg_len) const noexcept {
+  __m128i start_mac(const RoundKeys<R>& rk, Bytes nonce, Bytes aad,
+                    std::size_t msg_len) const noexcept {
     __m128i mac = encrypt_block(rk, b0_block(nonce, aad.size(), msg_len));
     if (aad.empty()) {
       return mac;
@@ -480,7 +489,8 @@ class NativeCcm final : public AeadImpl {
     }
     const std::size_t take = aad.size() < 16 - hdr ? aad.size() : 16 - hdr;
     std::memcpy(first + hdr, aad.data(), take);
-    mac = encrypt_block(rk, _mm_xor_si128(mac, _mm_load_si128(reinterpret_cast<const __m128i*>(first))));
+    mac = encrypt_block(
+        rk, _mm_xor_si128(mac, _mm_load_si128(reinterpret_cast<const __m128i*>(first))));
     const std::uint8_t* p = aad.data() + take;
     std::size_t len = aad.size() - take;
     while (len >= 16) {

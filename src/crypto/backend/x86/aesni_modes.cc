@@ -3,8 +3,8 @@
 // CTR and CBC-decrypt keep eight blocks in flight, enough to cover AESENC's latency on current
 // cores; CBC-encrypt and CMAC are serial by definition and run one block at a time.
 #include <cstring>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "crypto/backend/x86/aesni.h"
 #include "crypto/backend/x86/vaes_cbc.h"
@@ -160,8 +160,9 @@ void cbc_decrypt_blocks(const DecryptSchedule& ks, const std::uint8_t* iv, const
 // cbc_encrypt_steps advances M messages by `steps` blocks: M independent CBC chains share
 // each round, so the serial latency of one chain is paid once for all of them.
 template <int R, std::size_t M>
-void cbc_encrypt_steps(const RoundKeys<R>& rk, const std::uint8_t* const* in, std::uint8_t* const* out,
-                       __m128i* chain, std::size_t offset, std::size_t steps) noexcept {
+void cbc_encrypt_steps(const RoundKeys<R>& rk, const std::uint8_t* const* in,
+                       std::uint8_t* const* out, __m128i* chain, std::size_t offset,
+                       std::size_t steps) noexcept {
   for (std::size_t s = 0; s < steps; ++s, offset += 16) {
     __m128i x[M];
     for (std::size_t j = 0; j < M; ++j) {
@@ -191,7 +192,8 @@ void cbc_encrypt_many(const KeySchedule& ks, CbcJob* const* jobs, std::size_t nu
   // Shortest first, so the active set is always a suffix of `order` (insertion sort: at most 8
   // jobs, and std::sort trips GCC's -Warray-bounds under -fsanitize on a fixed array).
   for (std::size_t i = 1; i < num_jobs; ++i) {
-    for (std::size_t k = i; k > 0 && jobs[order[k]]->in.size() < jobs[order[k - 1]]->in.size(); --k) {
+    for (std::size_t k = i; k > 0 && jobs[order[k]]->in.size() < jobs[order[k - 1]]->in.size();
+         --k) {
       std::swap(order[k], order[k - 1]);
     }
   }
@@ -246,7 +248,8 @@ class NativeAesMode final : public AesModeImpl {
   }
 
   void cbc_encrypt_lanes(CbcJob* const* jobs, std::size_t num_jobs) noexcept override {
-    with_rounds(enc_.rounds, [&](auto r) { cbc_encrypt_many<decltype(r)::value>(enc_, jobs, num_jobs); });
+    with_rounds(enc_.rounds,
+                [&](auto r) { cbc_encrypt_many<decltype(r)::value>(enc_, jobs, num_jobs); });
   }
 
   void cbc_decrypt(const std::uint8_t* iv, Bytes in, MutableBytes out) noexcept override {
@@ -332,7 +335,8 @@ class NativeCmac final : public CmacImpl {
         x = _mm_aesenc_si128(x, rk.k[r]);
       }
       if (i + 1 < n) {
-        x = _mm_aesenclast_si128(x, _mm_xor_si128(rk.k[R], _mm_xor_si128(block_at(i + 1), rk.k[0])));
+        x = _mm_aesenclast_si128(x,
+                                 _mm_xor_si128(rk.k[R], _mm_xor_si128(block_at(i + 1), rk.k[0])));
       } else {
         x = _mm_aesenclast_si128(x, rk.k[R]);
       }

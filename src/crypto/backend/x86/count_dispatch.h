@@ -13,8 +13,10 @@ namespace wireseal::crypto::detail {
 template <std::size_t Max, class F>
 inline void with_count(std::size_t count, F&& f) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (void)((count == I + 1 ? (f(std::integral_constant<std::size_t, I + 1>{}), true) : false) || ...);
-  }(std::make_index_sequence<Max>{});
+    (void)((count == I + 1 ? (f(std::integral_constant<std::size_t, I + 1>{}), true) : false) ||
+           ...);
+  }
+  (std::make_index_sequence<Max>{});
 }
 
 }  // namespace wireseal::crypto::detail

@@ -40,7 +40,8 @@ inline void group(Lane& l, const std::uint8_t* block) noexcept {
   constexpr int x = G % 2;  // E register used by this group; the other one saves ABCD
   if constexpr (G < 4) {
     const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
-    l.msg[cur] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * G)), bswap);
+    l.msg[cur] =
+        _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * G)), bswap);
   }
   if constexpr (G == 0) {
     l.abcd_save = l.abcd;
@@ -94,7 +95,8 @@ inline void compress_n(std::uint32_t* const* states, const std::uint8_t* const* 
 
 }  // namespace
 
-void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks, std::size_t num_blocks) noexcept {
+void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks,
+                      std::size_t num_blocks) noexcept {
   Lane lane;
   load_state(lane, state);
   for (std::size_t b = 0; b < num_blocks; ++b) {
@@ -104,7 +106,8 @@ void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks, std::s
   store_state(lane, state);
 }
 
-void sha1_compress_ni_x2(std::uint32_t* const states[2], const std::uint8_t* const blocks[2]) noexcept {
+void sha1_compress_ni_x2(std::uint32_t* const states[2],
+                         const std::uint8_t* const blocks[2]) noexcept {
   compress_n<2>(states, blocks);
 }
 

@@ -9,10 +9,12 @@ namespace wireseal::crypto::detail {
 
 // sha1_compress_ni runs `num_blocks` 64-byte blocks through the compression function,
 // updating `state` (h0..h4).
-void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks, std::size_t num_blocks) noexcept;
+void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks,
+                      std::size_t num_blocks) noexcept;
 
 // sha1_compress_ni_x2 compresses one block for each of 2 independent states at once:
 // SHA1RNDS4 has a long latency, and the second lane fills the gaps.
-void sha1_compress_ni_x2(std::uint32_t* const states[2], const std::uint8_t* const blocks[2]) noexcept;
+void sha1_compress_ni_x2(std::uint32_t* const states[2],
+                         const std::uint8_t* const blocks[2]) noexcept;
 
 }  // namespace wireseal::crypto::detail

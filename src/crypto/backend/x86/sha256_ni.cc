@@ -32,8 +32,10 @@ struct Lane {
 };
 
 inline void load_state(Lane& l, const std::uint32_t* state) noexcept {
-  const __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(state)), 0xb1);
-  const __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(state + 4)), 0x1b);
+  const __m128i abcd =
+      _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(state)), 0xb1);
+  const __m128i efgh =
+      _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(state + 4)), 0x1b);
   l.state0 = _mm_alignr_epi8(abcd, efgh, 8);
   l.state1 = _mm_blend_epi16(efgh, abcd, 0xf0);
 }
@@ -50,13 +52,15 @@ inline void group(Lane& l, const std::uint8_t* block) noexcept {
   constexpr int cur = G % 4;
   if constexpr (G < 4) {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    l.msg[cur] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * G)), bswap);
+    l.msg[cur] =
+        _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * G)), bswap);
   }
   if constexpr (G == 0) {
     l.save0 = l.state0;
     l.save1 = l.state1;
   }
-  __m128i wk = _mm_add_epi32(l.msg[cur], _mm_load_si128(reinterpret_cast<const __m128i*>(kK + 4 * G)));
+  __m128i wk =
+      _mm_add_epi32(l.msg[cur], _mm_load_si128(reinterpret_cast<const __m128i*>(kK + 4 * G)));
   l.state1 = _mm_sha256rnds2_epu32(l.state1, l.state0, wk);
   if constexpr (G >= 3 && G <= 14) {
     constexpr int next = (G + 1) % 4;
@@ -88,7 +92,8 @@ inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
 
 }  // namespace
 
-void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks, std::size_t num_blocks) noexcept {
+void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks,
+                        std::size_t num_blocks) noexcept {
   Lane lane;
   load_state(lane, state);
   for (std::size_t b = 0; b < num_blocks; ++b) {
@@ -98,7 +103,8 @@ void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks, std:
   store_state(lane, state);
 }
 
-void sha256_compress_ni_x2(std::uint32_t* const states[2], const std::uint8_t* const blocks[2]) noexcept {
+void sha256_compress_ni_x2(std::uint32_t* const states[2],
+                           const std::uint8_t* const blocks[2]) noexcept {
   Lane lanes[2];
   load_state(lanes[0], states[0]);
   load_state(lanes[1], states[1]);

@@ -9,9 +9,11 @@ namespace wireseal::crypto::detail {
 
 // sha256_compress_ni runs `num_blocks` 64-byte blocks through the compression function,
 // updating `state` (h0..h7).
-void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks, std::size_t num_blocks) noexcept;
+void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks,
+                        std::size_t num_blocks) noexcept;
 
 // sha256_compress_ni_x2 compresses one block for each of 2 independent states at once.
-void sha256_compress_ni_x2(std::uint32_t* const states[2], const std::uint8_t* const blocks[2]) noexcept;
+void sha256_compress_ni_x2(std::uint32_t* const states[2],
+                           const std::uint8_t* const blocks[2]) noexcept;
 
 }  // namespace wireseal::crypto::detail

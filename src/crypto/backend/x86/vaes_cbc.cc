@@ -29,7 +29,8 @@ std::size_t cbc_decrypt_vaes(const void* dec_round_keys, int rounds, const std::
       for (int i = 0; i < 8; ++i) {
         c[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32 * i));
       }
-      shifted[0] = _mm256_inserti128_si256(_mm256_castsi128_si256(prev), _mm256_castsi256_si128(c[0]), 1);
+      shifted[0] =
+          _mm256_inserti128_si256(_mm256_castsi128_si256(prev), _mm256_castsi256_si128(c[0]), 1);
       for (int i = 1; i < 8; ++i) {
         shifted[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32 * i - 16));
       }
@@ -45,7 +46,8 @@ std::size_t cbc_decrypt_vaes(const void* dec_round_keys, int rounds, const std::
       }
       for (int i = 0; i < 8; ++i) {
         x[i] = _mm256_aesdeclast_epi128(x[i], rk[rounds]);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + off + 32 * i), _mm256_xor_si256(x[i], shifted[i]));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + off + 32 * i),
+                            _mm256_xor_si256(x[i], shifted[i]));
       }
     }
     for (auto& k : rk) {

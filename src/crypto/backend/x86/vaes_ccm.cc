@@ -92,8 +92,9 @@ void run(const __m128i* rk128, CcmLockstep& l, std::size_t steps) noexcept {
       l.counter_base[n] = l.counter_base[n - 1];
       l.counter_mask[n] = l.counter_mask[n - 1];
     }
-    with_count<4>((n + 1) / 2,
-                  [&](auto pairs) { steps_pairs<R, decltype(pairs)::value>(rk, l, src, dst, chunk); });
+    with_count<4>((n + 1) / 2, [&](auto pairs) {
+      steps_pairs<R, decltype(pairs)::value>(rk, l, src, dst, chunk);
+    });
     for (std::size_t i = 0; i < n; ++i) {
       src[i] += 16 * chunk;
       dst[i] += 16 * chunk;

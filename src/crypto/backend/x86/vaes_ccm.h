@@ -14,12 +14,12 @@ namespace wireseal::crypto::detail {
 // CcmLockstep describes up to 8 messages that have all processed the same number of blocks
 // (so they share the counter value `counter`) and all have at least `steps` whole blocks left.
 struct CcmLockstep {
-  std::size_t num_lanes;              // 1..8
-  __m128i* mac[8];                    // each lane's CBC-MAC chaining value (updated)
-  __m128i counter_base[8];            // A_i with the counter field cleared
-  __m128i counter_mask[8];            // the counter field's bytes
-  std::uint64_t counter;              // i of the last counter block used (advanced)
-  const std::uint8_t* src[8];         // advanced by 16 * steps
+  std::size_t num_lanes;       // 1..8
+  __m128i* mac[8];             // each lane's CBC-MAC chaining value (updated)
+  __m128i counter_base[8];     // A_i with the counter field cleared
+  __m128i counter_mask[8];     // the counter field's bytes
+  std::uint64_t counter;       // i of the last counter block used (advanced)
+  const std::uint8_t* src[8];  // advanced by 16 * steps
   std::uint8_t* dst[8];
 };
 

@@ -18,8 +18,8 @@ std::size_t ctr_blocks_vaes(const void* round_keys, int rounds, const std::uint8
   for (int i = 0; i <= rounds; ++i) {
     rk[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128(rk128 + i));
   }
-  const __m256i reverse = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-                                           15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m256i reverse = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
+                                           14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   // Lane 0 holds counter + 0, lane 1 counter + 1 (byte-reversed: low qword is the low 64 bits).
   const __m128i start = _mm_loadu_si128(reinterpret_cast<const __m128i*>(counter_block));
   __m256i ctr = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(start), reverse);
