@@ -69,6 +69,26 @@ void require_same_roc(const Sessions& s, std::uint32_t ssrc) {
           "sender and receivers agree on the ROC");
 }
 
+// follow_sender gives a receiver that has no stream for `ssrc` yet the sender's ROC: a sender
+// stream re-created after removal continues at its old ROC (it never rewinds), which a real
+// receiver learns by signalling; here the receivers are told directly.
+void follow_sender(Sessions& s, const fuzz::SrtpSetup& setup, std::uint32_t ssrc) {
+  const Result<std::uint32_t> roc = s.sender.roc(ssrc);
+  if (!roc || *roc == setup.roc) {
+    return;
+  }
+  srtp::StreamOptions o;
+  o.roc = *roc;
+  o.key_index = setup.key_index;
+  o.cryptex = setup.cryptex;
+  o.encrypted_extension_ids = setup.encrypted_ids;
+  for (srtp::Session* r : {&s.out_of_place, &s.in_place}) {
+    if (!r->has_stream(ssrc)) {
+      require(static_cast<bool>(r->add_stream(ssrc, o)), "a receiver can follow the sender");
+    }
+  }
+}
+
 void packet(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::RtpBuilder& builder,
             fuzz::FuzzInput& in, bool in_place) {
   const std::vector<std::uint8_t> rtp = builder.build(in);
@@ -87,6 +107,7 @@ void packet(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::RtpBuilder& builder
   const bool grew = *r - rtp.size() - trailer == srtp::kRtpExtensionPreambleSize;
   const std::vector<std::uint8_t> expected =
       grew ? with_cryptex_extension(rtp, h->csrc_count) : rtp;
+  follow_sender(s, setup, h->ssrc);
 
   std::vector<std::uint8_t> out(buf.size());
   const Result<std::span<std::uint8_t>> a =
@@ -107,9 +128,15 @@ void require_same(const Status& a, const Status& b, const Status& c, const char*
 void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, unsigned op) {
   if (op == 4) {
     const fuzz::StreamOptionsInput o = fuzz::read_stream_options(in, setup);
-    require_same(s.sender.add_stream(o.ssrc, o.options),
-                 s.out_of_place.add_stream(o.ssrc, o.options),
+    const Status added = s.sender.add_stream(o.ssrc, o.options);
+    require_same(added, s.out_of_place.add_stream(o.ssrc, o.options),
                  s.in_place.add_stream(o.ssrc, o.options), "add_stream agrees");
+    // A sender stream re-added after removal starts at least at its old ROC.
+    const Result<std::uint32_t> roc = s.sender.roc(o.ssrc);
+    if (added && roc && *roc != o.options.roc) {
+      require(s.out_of_place.set_roc(o.ssrc, *roc) && s.in_place.set_roc(o.ssrc, *roc),
+              "receivers follow a re-added sender's ROC");
+    }
     return;
   }
   const std::uint32_t ssrc = setup.ssrcs[in.below(fuzz::kSsrcPool)];
@@ -118,8 +145,15 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
                  s.in_place.remove_stream(ssrc), "remove_stream agrees");
   } else if (op == 6) {
     const std::uint32_t roc = in.u32();
-    require_same(s.sender.set_roc(ssrc, roc), s.out_of_place.set_roc(ssrc, roc),
-                 s.in_place.set_roc(ssrc, roc), "set_roc agrees");
+    const Status sent = s.sender.set_roc(ssrc, roc);
+    if (!sent && sent.error() == Error::kBadState) {
+      // A sending stream's ROC never moves back: the sender refuses, the receivers stay.
+      require(s.sender.roc(ssrc).has_value() && *s.sender.roc(ssrc) > roc,
+              "set_roc refuses only a step back");
+      return;
+    }
+    require_same(sent, s.out_of_place.set_roc(ssrc, roc), s.in_place.set_roc(ssrc, roc),
+                 "set_roc agrees");
   } else {
     const std::size_t key = in.below(setup.key_count + 1);
     const Status st = s.sender.set_active_key(ssrc, key);

@@ -160,14 +160,11 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (job.buffer.size() < total || exceeds_keystream(p, len - kRtpFixedHeaderSize)) {
     return false;
   }
-  if (st == nullptr) {
-    st = s.create_stream(h.ssrc);  // before the index: it inherits the SSRC's sender marks
+  Result<SentIndex> taken = s.take_rtp_index(st, h.ssrc, h.sequence);
+  if (!taken) {
+    return false;  // the single path reports the same error
   }
-  Result<std::uint64_t> index = sender_rtp_index(s.streams, *st, h.sequence);
-  if (!index) {
-    return false;
-  }
-  note_protected(s.streams, *st, *index);
+  const std::uint64_t index = taken->index;
   KeyMaterial* km = &s.keys[cfg.key_index];
   if (c.count == kLanes || (c.count != 0 && c.km != km)) {
     flush_protect(s, c);
@@ -177,16 +174,16 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   Lane& lane = c.lanes[i];
   lane.job = &job;
   lane.out_len = total;
-  store_be32(lane.roc_be, roc_of(*index));
+  store_be32(lane.roc_be, roc_of(index));
   const std::span<std::uint8_t> payload(buf + h.size, len - h.size);
   std::uint8_t* tail = buf + len;
   if (p.cipher == CipherKind::kAesGcm) {
-    c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(*index), h.sequence);
+    c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(index), h.sequence);
     c.seal[i] = {c.gcm_ivs[i], {buf, h.size}, payload, payload, {tail, p.rtp_tag_len}, {}};
     std::memcpy(tail + p.rtp_tag_len, km->mki.data(), s.mki_len);  // RFC 7714 §8: MKI last
   } else {
     if (p.cipher == CipherKind::kAesCm) {
-      c.cm_ivs[i] = cm_iv(salt14(km->rtp.salt), h.ssrc, *index);
+      c.cm_ivs[i] = cm_iv(salt14(km->rtp.salt), h.ssrc, index);
       c.ctr[i].in = payload;
       c.ctr[i].out = payload;
     }

@@ -21,6 +21,19 @@ bool rtcp_version_ok(const std::uint8_t* p) noexcept { return (p[0] >> 6) == 2; 
 
 }  // namespace
 
+Result<SentIndex> SessionState::take_rtcp_index(StreamState* st, std::uint32_t ssrc) noexcept {
+  const std::uint32_t index =
+      st != nullptr ? st->sent.rtcp_next : streams.first_state(ssrc, defaults).sent.rtcp_next;
+  if (index > kMaxSrtcpIndex) {
+    return Error::kSequenceExhausted;  // RFC 3711 §9.2: re-key before 2^31 SRTCP packets
+  }
+  if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
+    return Error::kUnknownStream;
+  }
+  st->sent.rtcp_next = index + 1;
+  return SentIndex{st, index};
+}
+
 // protect_rtcp:
 //
 //   in:   | header + SSRC (8) | rest of the compound packet |
@@ -47,15 +60,12 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
   if (exceeds_keystream(p, len - kRtcpHeaderSize)) {
     return Error::kInvalidArgument;
   }
-  if (st == nullptr) {
-    st = create_stream(ssrc);  // before the index: it inherits the SSRC's sender marks
+  Result<SentIndex> taken = take_rtcp_index(st, ssrc);
+  if (!taken) {
+    return taken.error();
   }
-  KeyMaterial& km = keys[st->key_index];
-  const std::uint32_t index = st->sent.rtcp_next;
-  if (index > kMaxSrtcpIndex) {
-    return Error::kSequenceExhausted;  // RFC 3711 §9.2: re-key before 2^31 SRTCP packets
-  }
-  st->sent.rtcp_next = index + 1;  // consumed before any keystream exists
+  KeyMaterial& km = keys[taken->stream->key_index];
+  const auto index = static_cast<std::uint32_t>(taken->index);
   const bool encrypt = p.cipher != CipherKind::kNull;
   const std::uint32_t word = (encrypt ? kEFlag : 0) | index;
   const std::size_t body_len = len - kRtcpHeaderSize;

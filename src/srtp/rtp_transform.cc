@@ -46,18 +46,26 @@ Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
   return *index;
 }
 
-Result<std::uint64_t> sender_rtp_index(StreamTable& table, StreamState& st,
-                                       std::uint16_t seq) noexcept {
-  Result<std::uint64_t> index = estimate_rtp_index(table, &st, st, seq);
-  if (index && *index < st.rtp_send_floor) {
+Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ssrc,
+                                               std::uint16_t seq) noexcept {
+  StreamState first;
+  if (st == nullptr) {
+    first = streams.first_state(ssrc, defaults);
+  }
+  const StreamState& state = st != nullptr ? *st : first;
+  Result<std::uint64_t> index = estimate_rtp_index(streams, st, state, seq);
+  if (!index) {
+    return index.error();
+  }
+  if (*index < state.rtp_send_floor) {
     return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
   }
-  return index;
-}
-
-void note_protected(StreamTable& table, StreamState& st, std::uint64_t index) noexcept {
-  table.rtp_window(st).mark(index);
-  st.sent.rtp_next = std::max(st.sent.rtp_next, index + 1);
+  if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
+    return Error::kUnknownStream;
+  }
+  streams.rtp_window(*st).mark(*index);
+  st->sent.rtp_next = std::max(st->sent.rtp_next, *index + 1);
+  return SentIndex{st, *index};
 }
 
 // protect_rtp:
@@ -107,16 +115,12 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   if (out_cap < total) {
     return Error::kBufferTooSmall;
   }
-  if (st == nullptr) {
-    st = create_stream(h.ssrc);  // before the index: it inherits the SSRC's sender marks
+  Result<SentIndex> taken = take_rtp_index(st, h.ssrc, h.sequence);
+  if (!taken) {
+    return taken.error();
   }
-  Result<std::uint64_t> index = sender_rtp_index(streams, *st, h.sequence);
-  if (!index) {
-    return index.error();
-  }
-  // Consumed before any keystream exists: no failure below can let the index be used again.
-  note_protected(streams, *st, *index);
-  const std::uint32_t roc = roc_of(*index);
+  const std::uint64_t index = taken->index;
+  const std::uint32_t roc = roc_of(index);
 
   // Header into `out`; a CSRC-only cryptex packet gets an empty extension (RFC 9335 §5.1).
   const std::size_t payload_len = len - h.size;
@@ -147,14 +151,14 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   std::uint8_t* tail = out + plain_len;
 
   if (rfc6904) {
-    const Iv16 hiv = cm_iv(salt14(km.header_salt), h.ssrc, *index);
+    const Iv16 hiv = cm_iv(salt14(km.header_salt), h.ssrc, index);
     if (Status s = apply_rfc6904(*km.header_ctr, hiv, cfg, packet, h); !s) {
       return s.error();
     }
   }
   switch (p.cipher) {
     case CipherKind::kAesCm: {
-      const Iv16 iv = cm_iv(salt14(km.rtp.salt), h.ssrc, *index);
+      const Iv16 iv = cm_iv(salt14(km.rtp.salt), h.ssrc, index);
       std::size_t ks_offset = 0;
       if (cryptex) {
         Result<std::size_t> r = cryptex_xor_header(*km.rtp.ctr, iv, packet, h);

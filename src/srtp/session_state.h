@@ -28,13 +28,12 @@ inline bool exceeds_keystream(const ProfileInfo& p, std::size_t encrypted_len) n
   return p.cipher == CipherKind::kAesCm && encrypted_len > kMaxAesCmKeystream;
 }
 
-// sender_rtp_index is the index protect gives a packet with `seq` on stream `st`: the
-// estimate above (so an index still in the window is never used twice), refused with kReplay
-// below the stream's send floor. Defined in rtp_transform.cc.
-Result<std::uint64_t> sender_rtp_index(StreamTable& table, StreamState& st,
-                                       std::uint16_t seq) noexcept;
-// note_protected records that protect used `index` on `st` (window and high-water mark).
-void note_protected(StreamTable& table, StreamState& st, std::uint64_t index) noexcept;
+// SentIndex is an index protect has taken: its stream (created if this is the SSRC's first
+// packet) and the index, already marked as used.
+struct SentIndex {
+  StreamState* stream;
+  std::uint64_t index;
+};
 
 class SessionState {
  public:
@@ -71,6 +70,16 @@ class SessionState {
   KeyMaterial* key_for_mki(const std::uint8_t* mki) noexcept;
   // create_stream inserts `ssrc` initialised from the defaults; nullptr when full.
   StreamState* create_stream(std::uint32_t ssrc) noexcept;
+  // take_rtp_index gives a packet with `seq` of stream `st` (nullptr: not created yet) its
+  // index and marks it used before any keystream exists, so no failure after it can let the
+  // index be used twice: the receiver's estimate (which keeps indexes still in the window from
+  // being reused), refused with kReplay below the stream's send floor. The stream is created
+  // only once the index is granted. Defined in rtp_transform.cc.
+  Result<SentIndex> take_rtp_index(StreamState* st, std::uint32_t ssrc,
+                                   std::uint16_t seq) noexcept;
+  // take_rtcp_index is the same for the next SRTCP index of `ssrc` (kSequenceExhausted at
+  // 2^31). Defined in rtcp_transform.cc.
+  Result<SentIndex> take_rtcp_index(StreamState* st, std::uint32_t ssrc) noexcept;
 
   const ProfileInfo* profile;
   std::size_t mki_len;

@@ -150,7 +150,12 @@ StreamState* StreamTable::insert(std::uint32_t ssrc, const StreamState& initial)
   slots_[i] = Slot{ssrc, record};
   ++size_;
   StreamState& s = records_[record];
-  s = initial;
+  s = first_state(ssrc, initial);
+  return &s;
+}
+
+StreamState StreamTable::first_state(std::uint32_t ssrc, const StreamState& initial) const noexcept {
+  StreamState s = initial;
   s.ssrc = ssrc;
   s.rtp_started = false;
   s.rtcp_started = false;
@@ -158,7 +163,7 @@ StreamState* StreamTable::insert(std::uint32_t ssrc, const StreamState& initial)
   s.sent = retired_.marks(ssrc);
   s.rtp_send_floor = s.sent.rtp_next;
   s.initial_roc = std::max(s.initial_roc, roc_of(s.sent.rtp_next));
-  return &s;
+  return s;
 }
 
 Status StreamTable::remove(std::uint32_t ssrc) noexcept {

@@ -96,9 +96,12 @@ class StreamTable {
   // find returns the stream of `ssrc` or nullptr.
   StreamState* find(std::uint32_t ssrc) noexcept;
   const StreamState* find(std::uint32_t ssrc) const noexcept;
-  // insert creates a stream for `ssrc` (which must not exist) as a copy of `initial`, carrying
-  // over the sender marks of an earlier stream of `ssrc` that was removed (and its ROC, when
-  // higher than initial.initial_roc); nullptr when full.
+  // first_state is the state a new stream of `ssrc` starts from: a copy of `initial` that
+  // carries over the sender marks of an earlier stream of `ssrc` that was removed (and its
+  // ROC, when higher than initial.initial_roc).
+  StreamState first_state(std::uint32_t ssrc, const StreamState& initial) const noexcept;
+  // insert creates the stream `ssrc` (which must not exist) in first_state(ssrc, initial);
+  // nullptr when full.
   StreamState* insert(std::uint32_t ssrc, const StreamState& initial) noexcept;
   // full is true when insert would fail.
   bool full() const noexcept { return free_top_ == 0; }

@@ -200,9 +200,9 @@ class Session {
   // set_roc sets the rollover counter (RFC 4771-style signalling, or a joining receiver): the
   // next packet's index is estimated from ROC || its sequence number, and the RTP replay
   // window restarts. kUnknownStream if the stream is unknown. On a stream that has protected
-  // packets the ROC may only move forward: kBadState if no index under `roc` lies above the
-  // highest it protected, and afterwards protect still refuses (kReplay) every index at or
-  // below that high-water mark.
+  // packets the ROC cannot go back past what it protected: kBadState if no index under `roc`
+  // lies above the highest it protected, and afterwards protect still refuses (kReplay) every
+  // index at or below that high-water mark.
   Status set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept;
   // set_active_key makes protect use master key `key_index` for `ssrc` (MKI key change).
   Status set_active_key(std::uint32_t ssrc, std::size_t key_index) noexcept;

@@ -141,8 +141,9 @@ TEST_P(SrtpIndexReuse, ARecreatedStreamContinuesAboveTheRemovedOne) {
   Error e{};
   EXPECT_TRUE(try_protect(tx, kSsrc, 4, &e).empty());
   EXPECT_EQ(e, Error::kReplay);
-  EXPECT_TRUE(tx.has_stream(kSsrc));
+  EXPECT_FALSE(tx.has_stream(kSsrc));  // a refused packet creates no stream
   ledger.add(try_protect(tx, kSsrc, 5));
+  EXPECT_TRUE(tx.has_stream(kSsrc));
   EXPECT_EQ(tx.srtcp_index(kSsrc).value(), 3u);
   ledger.add(try_protect(tx, kSsrc, 0, nullptr, true));
 
