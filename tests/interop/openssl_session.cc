@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -62,7 +63,6 @@ std::string OpensslDtls::make_certificate() {
 SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
                                 UdpRelay::Transform transform) {
   SessionCapture cap;
-  cap.server_port = free_udp_port();
   cap.server_keylog = keylog_path(tag, false);
   cap.client_keylog = keylog_path(tag, true);
 
@@ -72,7 +72,7 @@ SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
                                           "s_server",
                                           "-dtls1_2",
                                           "-accept",
-                                          "127.0.0.1:" + std::to_string(cap.server_port),
+                                          "127.0.0.1:0",  // the port is chosen below
                                           "-cipher",
                                           suite.openssl_name,
                                           "-keylogfile",
@@ -97,13 +97,31 @@ SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
     client_argv.push_back("-no_etm");
   }
 
-  ChildProcess server(server_argv, workdir_ + "/" + tag + ".server.err");
-  // s_server prints nothing with -quiet; it is ready once its port is bound.
-  const auto ready_deadline = std::chrono::steady_clock::now() + milliseconds(5000);
-  while (!udp_port_in_use(cap.server_port) && std::chrono::steady_clock::now() < ready_deadline &&
-         !server.wait_exit(milliseconds(0))) {
-    std::this_thread::sleep_for(milliseconds(5));
+  // A free port can be taken by another process (a parallel test's relay) between our probe
+  // and s_server's bind: s_server then exits at once, and we try again with another port.
+  std::optional<ChildProcess> started;
+  for (int attempt = 0; attempt < 8 && !started; ++attempt) {
+    cap.server_port = free_udp_port();
+    server_argv[4] = "127.0.0.1:" + std::to_string(cap.server_port);
+    started.emplace(server_argv, workdir_ + "/" + tag + ".server.err");
+    // s_server prints nothing with -quiet; it is ready once its port is bound.
+    const auto ready_deadline = std::chrono::steady_clock::now() + milliseconds(5000);
+    std::optional<int> exited;
+    while (!udp_port_in_use(cap.server_port) &&
+           std::chrono::steady_clock::now() < ready_deadline &&
+           !(exited = started->wait_exit(milliseconds(0)))) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    if (exited) {
+      started.reset();
+    }
   }
+  if (!started) {
+    cap.diagnostics += "s_server exited at start 8 times (port taken?): " +
+                       slurp(workdir_ + "/" + tag + ".server.err") + "\n";
+    return cap;
+  }
+  ChildProcess& server = *started;
   UdpRelay relay(cap.server_port, std::move(transform));
   client_argv.insert(client_argv.begin() + 2,
                      {"-connect", "127.0.0.1:" + std::to_string(relay.listen_port())});
