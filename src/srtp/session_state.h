@@ -75,8 +75,7 @@ class SessionState {
   // index be used twice: the receiver's estimate (which keeps indexes still in the window from
   // being reused), refused with kReplay below the stream's send floor. The stream is created
   // only once the index is granted. Defined in rtp_transform.cc.
-  Result<SentIndex> take_rtp_index(StreamState* st, std::uint32_t ssrc,
-                                   std::uint16_t seq) noexcept;
+  Result<SentIndex> take_rtp_index(StreamState* st, std::uint32_t ssrc, std::uint16_t seq) noexcept;
   // take_rtcp_index is the same for the next SRTCP index of `ssrc` (kSequenceExhausted at
   // 2^31). Defined in rtcp_transform.cc.
   Result<SentIndex> take_rtcp_index(StreamState* st, std::uint32_t ssrc) noexcept;

@@ -154,7 +154,8 @@ StreamState* StreamTable::insert(std::uint32_t ssrc, const StreamState& initial)
   return &s;
 }
 
-StreamState StreamTable::first_state(std::uint32_t ssrc, const StreamState& initial) const noexcept {
+StreamState StreamTable::first_state(std::uint32_t ssrc,
+                                     const StreamState& initial) const noexcept {
   StreamState s = initial;
   s.ssrc = ssrc;
   s.rtp_started = false;

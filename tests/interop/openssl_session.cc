@@ -107,8 +107,7 @@ SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
     // s_server prints nothing with -quiet; it is ready once its port is bound.
     const auto ready_deadline = std::chrono::steady_clock::now() + milliseconds(5000);
     std::optional<int> exited;
-    while (!udp_port_in_use(cap.server_port) &&
-           std::chrono::steady_clock::now() < ready_deadline &&
+    while (!udp_port_in_use(cap.server_port) && std::chrono::steady_clock::now() < ready_deadline &&
            !(exited = started->wait_exit(milliseconds(0)))) {
       std::this_thread::sleep_for(milliseconds(5));
     }
