@@ -398,6 +398,11 @@ TEST(SrtpSessionSetup, MisuseThrows) {
   EXPECT_THROW(make_session(Profile::kAes128CmHmacSha1_80, {k, k}), std::invalid_argument);
   const KeySet m = make_keys(Profile::kAes128CmHmacSha1_80, 1, 2);
   EXPECT_THROW(make_session(Profile::kAes128CmHmacSha1_80, {m, m}), std::invalid_argument);
+  // A second key whose MKI is shorter than mki_len: refused on its length before any MKI is
+  // compared (the comparison used to read mki_len bytes of it; ASan builds saw the overrun).
+  KeySet short_mki = make_keys(Profile::kAes128CmHmacSha1_80, 2, 2);
+  short_mki.mki.resize(1);
+  EXPECT_THROW(make_session(Profile::kAes128CmHmacSha1_80, {m, short_mki}), std::invalid_argument);
   SessionConfig c;
   c.max_streams = 0;
   EXPECT_THROW(make_session(Profile::kAes128CmHmacSha1_80, {k}, c), std::invalid_argument);
