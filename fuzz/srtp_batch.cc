@@ -18,78 +18,30 @@
 
 #include "fuzz_target.h"
 #include "srtp_fuzz_setup.h"
+#include "srtp_twins.h"
 
 namespace {
 
 using namespace wireseal;
+using fuzz::code;
+using fuzz::Packets;
 using fuzz::require;
+using fuzz::Twins;
 
-struct Twins {
-  srtp::Session batch;
-  srtp::Session single;
-};
-
-// Packets is a batch's buffers, owned here, with the PacketJob views into them.
-struct Packets {
-  std::vector<std::vector<std::uint8_t>> buffers;
-  std::vector<srtp::PacketJob> jobs;
-
-  void add(std::vector<std::uint8_t> buffer, std::size_t length) {
-    buffers.push_back(std::move(buffer));
-    jobs.push_back({{}, length, {}});
-  }
-  // bind points the jobs at the buffers (after the last add: the vector may have moved).
-  void bind() {
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      jobs[i].buffer = buffers[i];
+// agree_per_stream requires the twins to agree on every SSRC of the pool.
+auto agree_per_stream(const fuzz::SrtpSetup& setup) {
+  return [&setup](const Twins& t) {
+    for (const std::uint32_t ssrc : setup.ssrcs) {
+      const Result<std::uint32_t> x = t.batch.roc(ssrc);
+      const Result<std::uint32_t> y = t.single.roc(ssrc);
+      require(x.has_value() == y.has_value() && (!x || *x == *y), "batch and single ROCs agree");
     }
-  }
-};
-
-int code(const Status& s) { return s ? 0 : static_cast<int>(s.error()); }
-
-void require_twins_agree(const Twins& t, const fuzz::SrtpSetup& setup) {
-  const srtp::DropCounters& a = t.batch.drop_counters();
-  const srtp::DropCounters& b = t.single.drop_counters();
-  require(a.auth == b.auth && a.replay == b.replay && a.malformed == b.malformed &&
-              a.unknown_ssrc == b.unknown_ssrc,
-          "batch and single drop counters agree");
-  require(t.batch.stream_count() == t.single.stream_count(),
-          "batch and single hold the same streams");
-  for (const std::uint32_t ssrc : setup.ssrcs) {
-    const Result<std::uint32_t> x = t.batch.roc(ssrc);
-    const Result<std::uint32_t> y = t.single.roc(ssrc);
-    require(x.has_value() == y.has_value() && (!x || *x == *y), "batch and single ROCs agree");
-  }
-}
-
-// run_twins runs `p` through `batch_call` on t.batch and a copy one packet at a time through
-// `single_call` on t.single, and requires identical results.
-template <class Batch, class Single>
-void run_twins(Twins& t, Packets& p, const fuzz::SrtpSetup& setup, Batch batch_call,
-               Single single_call) {
-  Packets copy = p;
-  p.bind();
-  copy.bind();
-  batch_call(t.batch, p.jobs);
-  for (srtp::PacketJob& job : copy.jobs) {
-    single_call(t.single, job);
-  }
-  for (std::size_t i = 0; i < p.jobs.size(); ++i) {
-    require(code(p.jobs[i].status) == code(copy.jobs[i].status), "batch and single status agree");
-    require(!p.jobs[i].status || p.jobs[i].length == copy.jobs[i].length,
-            "batch and single length agree");
-    require(p.buffers[i] == copy.buffers[i], "batch and single write the same bytes");
-  }
-  require_twins_agree(t, setup);
+  };
 }
 
 void single_protect(srtp::Session& s, srtp::PacketJob& job) {
   const Result<std::size_t> r = s.protect_rtp(job.buffer, job.length);
-  job.status = r ? Status{} : Status{r.error()};
-  if (r) {
-    job.length = *r;
-  }
+  fuzz::set_result(job, r, r ? *r : 0);
 }
 
 void single_unprotect(srtp::Session& s, srtp::PacketJob& job) {
@@ -98,10 +50,7 @@ void single_unprotect(srtp::Session& s, srtp::PacketJob& job) {
     return;
   }
   const Result<std::span<std::uint8_t>> r = s.unprotect_rtp(job.buffer.first(job.length));
-  job.status = r ? Status{} : Status{r.error()};
-  if (r) {
-    job.length = r->size();
-  }
+  fuzz::set_result(job, r, r ? r->size() : 0);
 }
 
 Packets read_packets(fuzz::FuzzInput& in, fuzz::RtpBuilder& builder, const srtp::Session& s) {
@@ -154,15 +103,15 @@ Packets tweak(const Packets& sent, fuzz::FuzzInput& in) {
 void batch(Twins& senders, Twins& receivers, const fuzz::SrtpSetup& setup,
            fuzz::RtpBuilder& builder, fuzz::FuzzInput& in) {
   Packets p = read_packets(in, builder, senders.batch);
-  run_twins(
-      senders, p, setup,
+  fuzz::run_twins(
+      senders, p,
       [](srtp::Session& s, std::span<srtp::PacketJob> jobs) { s.protect_rtp_batch(jobs); },
-      single_protect);
+      single_protect, agree_per_stream(setup));
   Packets received = tweak(p, in);
-  run_twins(
-      receivers, received, setup,
+  fuzz::run_twins(
+      receivers, received,
       [](srtp::Session& s, std::span<srtp::PacketJob> jobs) { s.unprotect_rtp_batch(jobs); },
-      single_unprotect);
+      single_unprotect, agree_per_stream(setup));
 }
 
 void stream_op(Twins& senders, Twins& receivers, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in,

@@ -92,6 +92,37 @@ void hash_final(HashAlgorithm hash, HashState& s, std::uint8_t* out) noexcept {
   }
 }
 
+// Chain is the chaining value of SHA-1 or SHA-2 as 64-bit words (SHA-1 and SHA-256 use the
+// low 32 bits of the first 5 or 8).
+struct Chain {
+  std::uint64_t w[8] = {};
+};
+
+std::size_t chain_words(HashAlgorithm hash) noexcept {
+  return hash == HashAlgorithm::kSha1 ? 5 : 8;
+}
+
+Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
+  Chain c;
+  switch (hash) {
+    case HashAlgorithm::kSha1: {
+      const SHA_CTX* x = as<SHA_CTX>(s);
+      const std::uint32_t h[5] = {x->h0, x->h1, x->h2, x->h3, x->h4};
+      std::copy(h, h + 5, c.w);
+      break;
+    }
+    case HashAlgorithm::kSha224:
+    case HashAlgorithm::kSha256:
+      std::copy(as<SHA256_CTX>(s)->h, as<SHA256_CTX>(s)->h + 8, c.w);
+      break;
+    case HashAlgorithm::kSha384:
+    case HashAlgorithm::kSha512:
+      std::copy(as<SHA512_CTX>(s)->h, as<SHA512_CTX>(s)->h + 8, c.w);
+      break;
+  }
+  return c;
+}
+
 }  // namespace
 
 namespace detail {
@@ -161,20 +192,16 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : has
   wireseal::detail::secure_wipe(pad, sizeof(pad));
   // The saved SHA contexts after the ipad/opad block hold exactly the chaining values that the
   // SHA-NI kernels start from.
-  const bool sha_ni = detail::hmac_uses_sha_ni();
-  if (sha_ni && hash == HashAlgorithm::kSha1) {
-    const SHA_CTX* in = as<SHA_CTX>(inner_);
-    const SHA_CTX* out = as<SHA_CTX>(outer_);
-    const std::uint32_t in_h[5] = {in->h0, in->h1, in->h2, in->h3, in->h4};
-    const std::uint32_t out_h[5] = {out->h0, out->h1, out->h2, out->h3, out->h4};
-    std::memcpy(inner_chain_, in_h, sizeof(in_h));
-    std::memcpy(outer_chain_, out_h, sizeof(out_h));
-    lanes_ = true;
-  } else if (sha_ni && hash == HashAlgorithm::kSha256) {
-    for (int i = 0; i < 8; ++i) {
-      inner_chain_[i] = as<SHA256_CTX>(inner_)->h[i];
-      outer_chain_[i] = as<SHA256_CTX>(outer_)->h[i];
+  if (detail::hmac_uses_sha_ni() &&
+      (hash == HashAlgorithm::kSha1 || hash == HashAlgorithm::kSha256)) {
+    Chain in = chain_of(hash, inner_);
+    Chain out = chain_of(hash, outer_);
+    for (std::size_t i = 0; i < chain_words(hash); ++i) {
+      inner_chain_[i] = static_cast<std::uint32_t>(in.w[i]);
+      outer_chain_[i] = static_cast<std::uint32_t>(out.w[i]);
     }
+    wireseal::detail::secure_wipe(&in, sizeof(in));
+    wireseal::detail::secure_wipe(&out, sizeof(out));
     lanes_ = true;
   }
 }
@@ -272,37 +299,6 @@ void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
 }
 
 namespace {
-
-// Chain is the chaining value of SHA-1 or SHA-2 as 64-bit words (SHA-1 and SHA-256 use the
-// low 32 bits of the first 5 or 8).
-struct Chain {
-  std::uint64_t w[8] = {};
-};
-
-std::size_t chain_words(HashAlgorithm hash) noexcept {
-  return hash == HashAlgorithm::kSha1 ? 5 : 8;
-}
-
-Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
-  Chain c;
-  switch (hash) {
-    case HashAlgorithm::kSha1: {
-      const SHA_CTX* x = as<SHA_CTX>(s);
-      const std::uint32_t h[5] = {x->h0, x->h1, x->h2, x->h3, x->h4};
-      std::copy(h, h + 5, c.w);
-      break;
-    }
-    case HashAlgorithm::kSha224:
-    case HashAlgorithm::kSha256:
-      std::copy(as<SHA256_CTX>(s)->h, as<SHA256_CTX>(s)->h + 8, c.w);
-      break;
-    case HashAlgorithm::kSha384:
-    case HashAlgorithm::kSha512:
-      std::copy(as<SHA512_CTX>(s)->h, as<SHA512_CTX>(s)->h + 8, c.w);
-      break;
-  }
-  return c;
-}
 
 // compress runs `n` whole blocks through the compression function of `hash`: wireseal's
 // SHA-NI kernels when `ni`, else OpenSSL's (both branch-free in the data).

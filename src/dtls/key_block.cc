@@ -1,6 +1,7 @@
 #include "wireseal/dtls/key_block.h"
 
 #include <cstring>
+#include <utility>
 
 #include "common/ct.h"
 #include "wireseal/crypto/kdf.h"
@@ -42,10 +43,8 @@ Result<KeyBlock> KeyBlock::derive(
 
 KeyBlock::~KeyBlock() { wireseal::detail::secure_wipe(bytes_.data(), bytes_.size()); }
 
-KeyBlock::KeyBlock(KeyBlock&& other) noexcept
-    : cipher_(other.cipher_), len_(other.len_), claimed_(other.claimed_), bytes_(other.bytes_) {
-  wireseal::detail::secure_wipe(other.bytes_.data(), other.bytes_.size());
-  other.claimed_ = 0xff;  // a moved-from block seals nothing
+KeyBlock::KeyBlock(KeyBlock&& other) noexcept : KeyBlock(other.cipher_, other.len_) {
+  *this = std::move(other);
 }
 
 KeyBlock& KeyBlock::operator=(KeyBlock&& other) noexcept {
@@ -55,7 +54,7 @@ KeyBlock& KeyBlock::operator=(KeyBlock&& other) noexcept {
     claimed_ = other.claimed_;
     bytes_ = other.bytes_;
     wireseal::detail::secure_wipe(other.bytes_.data(), other.bytes_.size());
-    other.claimed_ = 0xff;
+    other.claimed_ = 0xff;  // a moved-from block seals nothing
   }
   return *this;
 }

@@ -21,12 +21,13 @@ std::uint64_t random_seed() {
   return seed;
 }
 
-StreamState make_defaults(const SessionConfig& config) {
+// stream_from is the state a stream configured by `options` starts from.
+StreamState stream_from(const StreamOptions& options) {
   StreamState d;
-  d.initial_roc = config.stream_defaults.roc;
-  d.key_index = config.stream_defaults.key_index;
-  d.cryptex = config.stream_defaults.cryptex;
-  d.set_encrypted_ids(config.stream_defaults.encrypted_extension_ids);
+  d.initial_roc = options.roc;
+  d.key_index = options.key_index;
+  d.cryptex = options.cryptex;
+  d.set_encrypted_ids(options.encrypted_extension_ids);
   return d;
 }
 
@@ -38,7 +39,7 @@ SessionState::SessionState(const SessionConfig& config)
       auto_create(config.create_streams_on_first_packet),
       streams(config.max_streams, replay_window_words(config.replay_window),
               config.max_retired_senders, random_seed()),
-      defaults(make_defaults(config)) {
+      defaults(stream_from(config.stream_defaults)) {
   if (config.keys.empty() || config.keys.size() > kMaxMasterKeys) {
     throw std::invalid_argument("wireseal::srtp: a Session needs 1..255 master keys");
   }
@@ -221,12 +222,7 @@ Status Session::add_stream(std::uint32_t ssrc, const StreamOptions& options) noe
   if (state_->streams.find(ssrc) != nullptr) {
     return Error::kBadState;
   }
-  detail::StreamState initial;
-  initial.initial_roc = options.roc;
-  initial.key_index = options.key_index;
-  initial.cryptex = options.cryptex;
-  initial.set_encrypted_ids(options.encrypted_extension_ids);
-  if (state_->streams.insert(ssrc, initial) == nullptr) {
+  if (state_->streams.insert(ssrc, detail::stream_from(options)) == nullptr) {
     return Error::kUnknownStream;  // table full: no stream may be created for `ssrc`
   }
   return {};
@@ -253,8 +249,9 @@ Status Session::set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept {
   if (s == nullptr) {
     return Error::kUnknownStream;
   }
-  // A sender may move its ROC forward, never back: every index protect still uses must lie
-  // above the highest it has used, or the keystream of an earlier packet would be reused.
+  // A sender's ROC may not go back past what it protected: every index protect still uses
+  // must lie above the highest it has used, or the keystream of an earlier packet would be
+  // reused.
   if (s->sent.rtp_next != 0) {
     if (packet_index(roc, UINT16_MAX) < s->sent.rtp_next) {
       return Error::kBadState;
