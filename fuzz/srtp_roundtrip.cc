@@ -6,7 +6,8 @@
 //                in place (odd op) or out of place (even) by the sender
 //   op % 8 == 4  add_stream with options from the input, on every session
 //   op % 8 == 5  remove_stream, on every session
-//   op % 8 == 6  set_roc, on every session
+//   op % 8 == 6  set_roc, on every session (the sender refuses exactly the ROCs with no index
+//                left above the highest it protected)
 //   op % 8 == 7  set_active_key on the sender
 //
 // Protect may fail only for the reasons its contract names, must produce protected_rtp_size
@@ -15,6 +16,7 @@
 // adds to a CSRC-only packet), with every session agreeing on the stream's ROC.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "fuzz_target.h"
@@ -30,7 +32,32 @@ struct Sessions {
   srtp::Session sender;
   srtp::Session out_of_place;
   srtp::Session in_place;
+  // The highest SRTP index the sender protected, per SSRC: it survives set_roc and
+  // remove_stream, as the sender's own marks must.
+  std::map<std::uint32_t, std::uint64_t> highest_sent;
 };
+
+std::uint64_t packet_index(std::uint32_t roc, std::uint16_t seq) {
+  return std::uint64_t{roc} << 16 | seq;
+}
+
+// refuses_set_roc: whether the sender must refuse set_roc(ssrc, roc) because no index under
+// `roc` lies above the highest it protected (set_roc's contract in session.h).
+bool refuses_set_roc(const Sessions& s, std::uint32_t ssrc, std::uint32_t roc) {
+  const auto it = s.highest_sent.find(ssrc);
+  return it != s.highest_sent.end() && packet_index(roc, UINT16_MAX) <= it->second;
+}
+
+// note_protected records a protected packet's index: a successful protect always uses an
+// index above every earlier one, so the sender's ROC now is the packet's.
+void note_protected(Sessions& s, std::uint32_t ssrc, std::uint16_t seq) {
+  const Result<std::uint32_t> roc = s.sender.roc(ssrc);
+  require(roc.has_value(), "a stream that protected a packet has a ROC");
+  const std::uint64_t index = packet_index(*roc, seq);
+  const auto [it, first] = s.highest_sent.try_emplace(ssrc, index);
+  require(first || index > it->second, "protect never reuses or goes below an index");
+  it->second = index;
+}
 
 bool expected_protect_error(Error e) {
   return e == Error::kMalformed || e == Error::kUnknownStream || e == Error::kInvalidArgument ||
@@ -103,6 +130,7 @@ void packet(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::RtpBuilder& builder
   buf.resize(*r);
   const Result<srtp::RtpHeader> h = srtp::parse_rtp_header(rtp);
   require(h.has_value(), "a protected packet's header parses");
+  note_protected(s, h->ssrc, h->sequence);
   const std::size_t trailer = s.sender.profile().rtp_tag_len + setup.mki_len;
   const bool grew = *r - rtp.size() - trailer == srtp::kRtpExtensionPreambleSize;
   const std::vector<std::uint8_t> expected =
@@ -146,11 +174,11 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
   } else if (op == 6) {
     const std::uint32_t roc = in.u32();
     const Status sent = s.sender.set_roc(ssrc, roc);
-    if (!sent && sent.error() == Error::kBadState) {
-      // A sending stream's ROC never moves back: the sender refuses, the receivers stay.
-      require(s.sender.roc(ssrc).has_value() && *s.sender.roc(ssrc) > roc,
-              "set_roc refuses only a step back");
-      return;
+    const bool refused = !sent && sent.error() == Error::kBadState;
+    require(refused == (s.sender.has_stream(ssrc) && refuses_set_roc(s, ssrc, roc)),
+            "set_roc refuses exactly the ROCs with no index above those protected");
+    if (refused) {
+      return;  // the receivers keep their ROC
     }
     require_same(sent, s.out_of_place.set_roc(ssrc, roc), s.in_place.set_roc(ssrc, roc),
                  "set_roc agrees");
@@ -167,7 +195,7 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::FuzzInput in(data, size);
   const fuzz::SrtpSetup setup = fuzz::read_srtp_setup(in);
-  Sessions s{fuzz::make_session(setup), fuzz::make_session(setup), fuzz::make_session(setup)};
+  Sessions s{fuzz::make_session(setup), fuzz::make_session(setup), fuzz::make_session(setup), {}};
   fuzz::RtpBuilder builder(setup);
   while (!in.empty()) {
     const unsigned op = in.u8() % 8u;

@@ -125,6 +125,20 @@ TEST_P(SrtpIndexReuse, ASenderRocMovesForwardOnly) {
   EXPECT_TRUE(rx.set_roc(kSsrc, 1));
 }
 
+// The fuzz target found this edge: after the last sequence number of a ROC, that ROC has no
+// index left, so set_roc to it is refused although roc() still reports it; the next ROC works.
+TEST_P(SrtpIndexReuse, SetRocRefusesARocWhoseLastIndexWasProtected) {
+  const KeySet keys = make_keys(profile(), 4);
+  Session tx = make_session(profile(), {keys});
+  ASSERT_TRUE(tx.add_stream(kSsrc, {.roc = 2}));
+  ASSERT_FALSE(try_protect(tx, kSsrc, UINT16_MAX).empty());
+  EXPECT_EQ(tx.roc(kSsrc).value(), 2u);
+  EXPECT_EQ(tx.set_roc(kSsrc, 2).error(), Error::kBadState);
+  ASSERT_TRUE(tx.set_roc(kSsrc, 3));
+  EXPECT_FALSE(try_protect(tx, kSsrc, 0).empty());
+  EXPECT_EQ(tx.roc(kSsrc).value(), 3u);
+}
+
 TEST_P(SrtpIndexReuse, ARecreatedStreamContinuesAboveTheRemovedOne) {
   const KeySet keys = make_keys(profile(), 3);
   Session tx = make_session(profile(), {keys});
