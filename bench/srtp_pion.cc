@@ -16,7 +16,7 @@
 
 #include "bench/srtp_fixture.h"
 #include "bench/suites.h"
-#include "src/srtp/keystream.h"
+#include "srtp/keystream.h"
 
 namespace wireseal::bench {
 namespace {

@@ -8,39 +8,38 @@
 #include <cpuid.h>
 #endif
 
-namespace wireseal::crypto {
-namespace detail {
+namespace wireseal::cpu {
 namespace {
 
 // The name of each feature, in WIRESEAL_CPU_DISABLE and in reports, and its field.
 struct FeatureName {
   std::string_view name;
-  bool CpuFeatures::*field;
+  bool X86Features::*field;
 };
 constexpr FeatureName kFeatures[] = {
-    {"aesni", &CpuFeatures::aesni},   {"pclmulqdq", &CpuFeatures::pclmulqdq},
-    {"avx", &CpuFeatures::avx},       {"avx2", &CpuFeatures::avx2},
-    {"vaes", &CpuFeatures::vaes},     {"vpclmulqdq", &CpuFeatures::vpclmulqdq},
-    {"sha_ni", &CpuFeatures::sha_ni}, {"avx512f", &CpuFeatures::avx512f},
+    {"aesni", &X86Features::aesni},   {"pclmulqdq", &X86Features::pclmulqdq},
+    {"avx", &X86Features::avx},       {"avx2", &X86Features::avx2},
+    {"vaes", &X86Features::vaes},     {"vpclmulqdq", &X86Features::vpclmulqdq},
+    {"sha_ni", &X86Features::sha_ni}, {"avx512f", &X86Features::avx512f},
 };
 
 // Extensions that no CPU offers without their base: disabling the base disables them too, so
 // a masked feature set is always one a real CPU could report and no dispatch site has to
 // restate these rules.
 struct Dependency {
-  bool CpuFeatures::*base;
-  bool CpuFeatures::*extension;
+  bool X86Features::*base;
+  bool X86Features::*extension;
 };
 constexpr Dependency kDependencies[] = {
-    {&CpuFeatures::avx, &CpuFeatures::avx2},
-    {&CpuFeatures::avx2, &CpuFeatures::vaes},
-    {&CpuFeatures::avx2, &CpuFeatures::vpclmulqdq},
-    {&CpuFeatures::avx2, &CpuFeatures::avx512f},
-    {&CpuFeatures::aesni, &CpuFeatures::vaes},
-    {&CpuFeatures::pclmulqdq, &CpuFeatures::vpclmulqdq},
+    {&X86Features::avx, &X86Features::avx2},
+    {&X86Features::avx2, &X86Features::vaes},
+    {&X86Features::avx2, &X86Features::vpclmulqdq},
+    {&X86Features::avx2, &X86Features::avx512f},
+    {&X86Features::aesni, &X86Features::vaes},
+    {&X86Features::pclmulqdq, &X86Features::vpclmulqdq},
 };
 
-void close_over_dependents(CpuFeatures& disabled) noexcept {
+void close_over_dependents(X86Features& disabled) noexcept {
   for (bool changed = true; changed;) {
     changed = false;
     for (const Dependency& d : kDependencies) {
@@ -61,7 +60,7 @@ std::string_view trim(std::string_view s) noexcept {
 }
 
 // disable_by_name sets the field called `name` in `disabled`; false if there is none.
-bool disable_by_name(std::string_view name, CpuFeatures& disabled) noexcept {
+bool disable_by_name(std::string_view name, X86Features& disabled) noexcept {
   for (const FeatureName& f : kFeatures) {
     if (f.name == name) {
       disabled.*(f.field) = true;
@@ -71,8 +70,8 @@ bool disable_by_name(std::string_view name, CpuFeatures& disabled) noexcept {
   return false;
 }
 
-CpuFeatures probe() noexcept {
-  CpuFeatures f;
+X86Features probe() noexcept {
+  X86Features f;
 #if defined(__x86_64__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) {
@@ -105,25 +104,25 @@ CpuFeatures probe() noexcept {
 // in every process that links wireseal, and a stale or misspelt variable there must neither
 // abort it nor make key set-up throw. Ignoring a name only leaves a real feature in use; the
 // CPU-variant tests fail on any unknown name, so CI cannot mistake a typo for a variant.
-CpuFeatureMask read_mask() {
+FeatureMask read_mask() {
   const char* value = std::getenv("WIRESEAL_CPU_DISABLE");
-  CpuFeatureMask mask = parse_cpu_feature_mask(value == nullptr ? "" : value);
+  FeatureMask mask = parse_feature_mask(value == nullptr ? "" : value);
   if (!mask.unknown.empty()) {
-    CpuFeatures all;
+    X86Features all;
     for (const FeatureName& f : kFeatures) {
       all.*(f.field) = true;
     }
     std::fprintf(stderr,
                  "wireseal: WIRESEAL_CPU_DISABLE: ignoring unknown feature(s) %s (known: %s)\n",
-                 mask.unknown.c_str(), cpu_feature_names(all).c_str());
+                 mask.unknown.c_str(), feature_names(all).c_str());
   }
   return mask;
 }
 
 }  // namespace
 
-CpuFeatureMask parse_cpu_feature_mask(std::string_view spec) {
-  CpuFeatureMask mask;
+FeatureMask parse_feature_mask(std::string_view spec) {
+  FeatureMask mask;
   mask.spec = std::string(spec);
   while (!spec.empty()) {
     const std::size_t comma = spec.find(',');
@@ -138,26 +137,25 @@ CpuFeatureMask parse_cpu_feature_mask(std::string_view spec) {
   return mask;
 }
 
-CpuFeatures apply_cpu_feature_mask(const CpuFeatures& features,
-                                   const CpuFeatureMask& mask) noexcept {
-  CpuFeatures out = features;
+X86Features apply_feature_mask(const X86Features& features, const FeatureMask& mask) noexcept {
+  X86Features out = features;
   for (const FeatureName& f : kFeatures) {
     out.*(f.field) = out.*(f.field) && !(mask.disabled.*(f.field));
   }
   return out;
 }
 
-const CpuFeatures& probed_cpu_features() noexcept {
-  static const CpuFeatures features = probe();
+const X86Features& probed_x86_features() noexcept {
+  static const X86Features features = probe();
   return features;
 }
 
-const CpuFeatureMask& cpu_feature_mask() noexcept {
-  static const CpuFeatureMask mask = read_mask();
+const FeatureMask& feature_mask() noexcept {
+  static const FeatureMask mask = read_mask();
   return mask;
 }
 
-std::string cpu_feature_names(const CpuFeatures& features) {
+std::string feature_names(const X86Features& features) {
   std::string out;
   for (const FeatureName& f : kFeatures) {
     if (features.*(f.field)) {
@@ -168,12 +166,9 @@ std::string cpu_feature_names(const CpuFeatures& features) {
   return out;
 }
 
-}  // namespace detail
-
-const CpuFeatures& cpu_features() noexcept {
-  static const CpuFeatures features =
-      detail::apply_cpu_feature_mask(detail::probed_cpu_features(), detail::cpu_feature_mask());
+const X86Features& x86_features() noexcept {
+  static const X86Features features = apply_feature_mask(probed_x86_features(), feature_mask());
   return features;
 }
 
-}  // namespace wireseal::crypto
+}  // namespace wireseal::cpu

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "common/ct.h"
-#include "crypto/impl.h"
+#include "impl.h"
 
 namespace wireseal::crypto {
 namespace {

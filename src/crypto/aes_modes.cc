@@ -2,7 +2,7 @@
 #include <stdexcept>
 
 #include "common/ct.h"
-#include "crypto/impl.h"
+#include "impl.h"
 #include "wireseal/crypto/aes.h"
 
 namespace wireseal::crypto {

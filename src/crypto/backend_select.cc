@@ -3,7 +3,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "crypto/impl.h"
+#include "common/cpu_features.h"
+#include "impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {
@@ -57,6 +58,24 @@ Backend resolve(Primitive primitive, Backend backend) {
     }
   }
   return Backend::kOpenSsl;
+}
+
+KernelReport kernel_report() {
+  const cpu::FeatureMask& mask = cpu::feature_mask();
+  KernelReport r;
+  r.cpu_features = cpu::feature_names(cpu::x86_features());
+  r.mask_spec = mask.spec;
+  r.mask_disabled = cpu::feature_names(mask.disabled);
+  r.mask_unknown = mask.unknown;
+  if (!is_available(Primitive::kAesCtr, Backend::kNative)) {
+    r.native_aes = "unavailable";
+  } else {
+    r.native_aes = detail::native_uses_vaes() ? "vaes" : "aes-ni";
+  }
+  r.hmac = detail::hmac_uses_sha_ni() ? "sha-ni" : "openssl-sha";
+  const std::string_view ipsecmb = detail::ipsecmb_architecture();
+  r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
+  return r;
 }
 
 }  // namespace wireseal::crypto

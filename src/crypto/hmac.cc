@@ -12,11 +12,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backend/x86/sha1_ni.h"
+#include "backend/x86/sha256_ni.h"
+#include "common/cpu_features.h"
 #include "common/ct.h"
-#include "crypto/backend/x86/sha1_ni.h"
-#include "crypto/backend/x86/sha256_ni.h"
-#include "crypto/hmac_lanes.h"
-#include "crypto/impl.h"
+#include "hmac_lanes.h"
+#include "impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {
@@ -126,7 +127,7 @@ Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
 }  // namespace
 
 namespace detail {
-bool hmac_uses_sha_ni() noexcept { return cpu_features().sha_ni; }
+bool hmac_uses_sha_ni() noexcept { return cpu::x86_features().sha_ni; }
 }  // namespace detail
 
 const char* to_string(HashAlgorithm hash) noexcept {

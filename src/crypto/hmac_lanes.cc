@@ -1,14 +1,14 @@
 // Multi-buffer HMAC: up to four messages advance block by block in lockstep through the SHA-NI
 // compression function (pairwise interleaved), then their outer hashes run together. SHA-1
 // and SHA-256 share everything but the compression function and the state size.
-#include "crypto/hmac_lanes.h"
+#include "hmac_lanes.h"
 
 #include <algorithm>
 #include <cstring>
 
+#include "backend/x86/sha1_ni.h"
+#include "backend/x86/sha256_ni.h"
 #include "common/bytes.h"
-#include "crypto/backend/x86/sha1_ni.h"
-#include "crypto/backend/x86/sha256_ni.h"
 
 namespace wireseal::crypto::detail {
 namespace {

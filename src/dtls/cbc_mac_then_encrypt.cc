@@ -17,7 +17,7 @@
 
 #include "common/bytes.h"
 #include "common/ct.h"
-#include "dtls/record_crypto.h"
+#include "record_crypto.h"
 
 namespace wireseal::dtls::detail {
 namespace {

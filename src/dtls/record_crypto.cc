@@ -1,4 +1,4 @@
-#include "dtls/record_crypto.h"
+#include "record_crypto.h"
 
 #include <cstring>
 #include <stdexcept>

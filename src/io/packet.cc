@@ -1,4 +1,4 @@
-#include "io/packet.h"
+#include "packet.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // Classic pcap reading: global header, frame records, then the link layer down to UDP.
 #include "common/bytes.h"
-#include "io/packet.h"
+#include "packet.h"
 #include "wireseal/io/pcap.h"
 
 namespace wireseal::io {

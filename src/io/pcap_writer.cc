@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "common/bytes.h"
-#include "io/packet.h"
+#include "packet.h"
 #include "wireseal/io/pcap.h"
 
 namespace wireseal::io {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "smb/le.h"
+#include "le.h"
 
 namespace wireseal::smb {
 namespace {

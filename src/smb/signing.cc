@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "common/ct.h"
-#include "smb/le.h"
+#include "le.h"
 #include "wireseal/smb/header.h"
 
 namespace wireseal::smb {

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "common/ct.h"
-#include "smb/le.h"
+#include "le.h"
 
 namespace wireseal::smb {
 namespace {

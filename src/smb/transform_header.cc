@@ -1,7 +1,7 @@
 // SMB2 TRANSFORM_HEADER codec (MS-SMB2 §2.2.41) and cipher properties (§2.2.3.1.2).
 #include <cstring>
 
-#include "smb/le.h"
+#include "le.h"
 #include "wireseal/smb/transform.h"
 
 namespace wireseal::smb {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "wireseal/dtls/handshake/message.h"
 #include "wireseal/dtls/key_block.h"
 #include "wireseal/dtls/record_cipher.h"
 #include "wireseal/dtls/record_protector.h"
@@ -11,6 +12,12 @@ namespace wireseal::cli {
 namespace {
 
 using dtls::ContentType;
+using dtls::handshake_name;
+using dtls::HandshakeFragment;
+using dtls::HandshakeReader;
+using dtls::HandshakeType;
+using dtls::parse_client_hello;
+using dtls::parse_server_hello;
 
 std::string hex(std::span<const std::uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";

@@ -16,13 +16,17 @@
 #include <vector>
 
 #include "dtls_flow.h"
-#include "dtls_handshake.h"
+#include "wireseal/dtls/handshake/client_hello.h"
+#include "wireseal/dtls/handshake/server_hello.h"
 #include "wireseal/dtls/record.h"
 #include "wireseal/io/keylog.h"
 #include "wireseal/io/pcap.h"
 #include "wireseal/result.h"
 
 namespace wireseal::cli {
+
+using dtls::ClientHello;
+using dtls::ServerHello;
 
 struct DecryptOptions {
   std::optional<std::uint16_t> port;  // only datagrams from or to this UDP port

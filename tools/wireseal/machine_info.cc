@@ -10,8 +10,6 @@
 #include <thread>
 #include <utility>
 
-#include "common/cpu_features.h"
-#include "crypto/impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::cli {
@@ -50,32 +48,22 @@ std::string utc_now() {
 
 // cpu_mask says what WIRESEAL_CPU_DISABLE asked for and took away ("" when unset), so a run
 // made with a mask can never pass for one on the full CPU.
-std::string cpu_mask() {
-  const crypto::detail::CpuFeatureMask& mask = crypto::detail::cpu_feature_mask();
-  if (mask.spec.empty()) {
+std::string cpu_mask(const crypto::KernelReport& report) {
+  if (report.mask_spec.empty()) {
     return "";
   }
-  std::string out = fmt::format("WIRESEAL_CPU_DISABLE={} disables: {}", mask.spec,
-                                crypto::detail::cpu_feature_names(mask.disabled));
-  if (!mask.unknown.empty()) {
-    out += fmt::format(" (unknown, ignored: {})", mask.unknown);
+  std::string out =
+      fmt::format("WIRESEAL_CPU_DISABLE={} disables: {}", report.mask_spec, report.mask_disabled);
+  if (!report.mask_unknown.empty()) {
+    out += fmt::format(" (unknown, ignored: {})", report.mask_unknown);
   }
   return out;
 }
 
-const char* native_kernel() {
-  if (!crypto::is_available(crypto::Primitive::kAesCtr, crypto::Backend::kNative)) {
-    return "unavailable";
-  }
-  return crypto::detail::native_uses_vaes() ? "vaes" : "aes-ni";
-}
-
 // kernels names the variant each feature-dependent kernel family runs here.
-std::string kernels() {
-  const std::string_view ipsecmb = crypto::detail::ipsecmb_architecture();
-  return fmt::format("native {}, hmac {}, ipsec-mb {}", native_kernel(),
-                     crypto::detail::hmac_uses_sha_ni() ? "sha-ni" : "openssl-sha",
-                     ipsecmb.empty() ? "unavailable" : ipsecmb);
+std::string kernels(const crypto::KernelReport& report) {
+  return fmt::format("native {}, hmac {}, ipsec-mb {}", report.native_aes, report.hmac,
+                     report.ipsec_mb);
 }
 
 }  // namespace
@@ -87,9 +75,10 @@ MachineInfo collect_machine_info() {
   info.date = utc_now();
   info.compiler = compiler();
   info.wireseal_version = WIRESEAL_VERSION;
-  info.cpu_features = crypto::detail::cpu_feature_names(crypto::cpu_features());
-  info.cpu_mask = cpu_mask();
-  info.kernels = kernels();
+  const crypto::KernelReport report = crypto::kernel_report();
+  info.cpu_features = report.cpu_features;
+  info.cpu_mask = cpu_mask(report);
+  info.kernels = kernels(report);
   const std::pair<crypto::Primitive, const char*> primitives[] = {
       {crypto::Primitive::kAesGcm, "aes-gcm"},
       {crypto::Primitive::kAesCcm, "aes-ccm"},

@@ -7,6 +7,7 @@
 // in turn and differential-test it against OpenSSL.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace wireseal::crypto {
@@ -14,7 +15,7 @@ namespace wireseal::crypto {
 enum class Backend : std::uint8_t {
   kAuto,     // fastest available implementation for this CPU and algorithm
   kOpenSsl,  // OpenSSL 3 libcrypto EVP, used carefully (key scheduled once): the reference
-  kNative,   // wireseal's own x86-64 kernels (AES-NI, PCLMULQDQ, VAES), runtime-dispatched
+  kNative,   // wireseal's own kernels (x86-64: AES-NI, VAES, SHA-NI), chosen per CPU
   kIpsecMb,  // Intel ipsec-mb direct API (x86-64 only, when the build found it)
 };
 
@@ -40,25 +41,21 @@ bool is_available(Primitive primitive, Backend backend) noexcept;
 // std::invalid_argument if `backend` is not available.
 Backend resolve(Primitive primitive, Backend backend);
 
-// CpuFeatures is what the running CPU offers, probed once with CPUID, minus what the
-// environment variable WIRESEAL_CPU_DISABLE (a comma-separated list of these field names,
-// read once with the probe) turns off so a test can force each kernel variant on one machine.
-// Disabling a feature also disables those built on it (avx -> avx2 -> vaes, vpclmulqdq,
-// avx512f; aesni -> vaes; pclmulqdq -> vpclmulqdq). A mask only removes features, so nothing
-// can ever use an instruction the CPU lacks; unknown names are reported on stderr and ignored.
-struct CpuFeatures {
-  bool aesni = false;
-  bool pclmulqdq = false;
-  bool avx = false;  // AVX with YMM state enabled by the OS: ipsec-mb's AVX architecture
-  bool avx2 = false;
-  bool vaes = false;
-  bool vpclmulqdq = false;
-  bool sha_ni = false;
-  bool avx512f = false;
+// KernelReport says what this process runs on, for logs and `wireseal version`: the CPU
+// features wireseal's kernels may use, what WIRESEAL_CPU_DISABLE (a comma-separated list of
+// feature names tests use to force each kernel variant) asked for and turned off, and the
+// kernel variant each feature-dependent family runs. Names are space-separated.
+struct KernelReport {
+  std::string cpu_features;   // e.g. "aesni pclmulqdq avx avx2 vaes vpclmulqdq sha_ni avx512f"
+  std::string mask_spec;      // WIRESEAL_CPU_DISABLE as read ("" when unset)
+  std::string mask_disabled;  // the features it turned off, with those built on them
+  std::string mask_unknown;   // names in it that are not features, comma-separated (ignored)
+  std::string native_aes;     // "vaes", "aes-ni" or "unavailable"
+  std::string hmac;           // "sha-ni" or "openssl-sha"
+  std::string ipsec_mb;       // ipsec-mb's manager ("avx512-t2", ...) or "unavailable"
 };
 
-// cpu_features returns the features wireseal uses on this CPU: probed, then masked (all false
-// on non-x86-64). Every backend and kernel choice reads it.
-const CpuFeatures& cpu_features() noexcept;
+// kernel_report describes this process's CPU features and kernel choices (probed once).
+KernelReport kernel_report();
 
 }  // namespace wireseal::crypto

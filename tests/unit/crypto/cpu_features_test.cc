@@ -22,22 +22,22 @@
 namespace wireseal::test {
 namespace {
 
+using cpu::apply_feature_mask;
+using cpu::feature_names;
+using cpu::parse_feature_mask;
+using cpu::X86Features;
 using crypto::Backend;
-using crypto::CpuFeatures;
 using crypto::Primitive;
-using crypto::detail::apply_cpu_feature_mask;
-using crypto::detail::cpu_feature_names;
-using crypto::detail::parse_cpu_feature_mask;
 
 constexpr Primitive kPrimitives[] = {Primitive::kAesGcm,           Primitive::kAesCcm,
                                      Primitive::kChaCha20Poly1305, Primitive::kAesCtr,
                                      Primitive::kAesCbc,           Primitive::kAesCmac};
 
-constexpr bool CpuFeatures::*kFields[] = {
-    &CpuFeatures::aesni, &CpuFeatures::pclmulqdq,  &CpuFeatures::avx,    &CpuFeatures::avx2,
-    &CpuFeatures::vaes,  &CpuFeatures::vpclmulqdq, &CpuFeatures::sha_ni, &CpuFeatures::avx512f};
+constexpr bool X86Features::*kFields[] = {
+    &X86Features::aesni, &X86Features::pclmulqdq,  &X86Features::avx,    &X86Features::avx2,
+    &X86Features::vaes,  &X86Features::vpclmulqdq, &X86Features::sha_ni, &X86Features::avx512f};
 
-CpuFeatures all_features() {
+X86Features all_features() {
   return {.aesni = true,
           .pclmulqdq = true,
           .avx = true,
@@ -52,45 +52,41 @@ CpuFeatures all_features() {
 
 TEST(CpuFeatureMask, UnsetOrEmptyDisablesNothing) {
   for (std::string_view spec : {"", " ", ",", " , ,"}) {
-    const auto mask = parse_cpu_feature_mask(spec);
-    EXPECT_EQ(cpu_feature_names(mask.disabled), "") << '"' << spec << '"';
+    const auto mask = parse_feature_mask(spec);
+    EXPECT_EQ(feature_names(mask.disabled), "") << '"' << spec << '"';
     EXPECT_EQ(mask.unknown, "") << '"' << spec << '"';
   }
 }
 
 TEST(CpuFeatureMask, CommaSeparatedNamesWithBlanks) {
-  const auto mask = parse_cpu_feature_mask(" sha_ni ,avx512f,, pclmulqdq");
-  EXPECT_EQ(cpu_feature_names(mask.disabled), "pclmulqdq vpclmulqdq sha_ni avx512f");
+  const auto mask = parse_feature_mask(" sha_ni ,avx512f,, pclmulqdq");
+  EXPECT_EQ(feature_names(mask.disabled), "pclmulqdq vpclmulqdq sha_ni avx512f");
   EXPECT_EQ(mask.unknown, "");
   EXPECT_EQ(mask.spec, " sha_ni ,avx512f,, pclmulqdq");
 }
 
 TEST(CpuFeatureMask, DisablingABaseDisablesItsExtensions) {
-  EXPECT_EQ(cpu_feature_names(parse_cpu_feature_mask("avx").disabled),
-            "avx avx2 vaes vpclmulqdq avx512f");
-  EXPECT_EQ(cpu_feature_names(parse_cpu_feature_mask("avx2").disabled),
-            "avx2 vaes vpclmulqdq avx512f");
-  EXPECT_EQ(cpu_feature_names(parse_cpu_feature_mask("aesni").disabled), "aesni vaes");
-  EXPECT_EQ(cpu_feature_names(parse_cpu_feature_mask("pclmulqdq").disabled),
-            "pclmulqdq vpclmulqdq");
-  EXPECT_EQ(cpu_feature_names(parse_cpu_feature_mask("vaes").disabled), "vaes");
-  EXPECT_EQ(cpu_feature_names(parse_cpu_feature_mask("avx512f").disabled), "avx512f");
+  EXPECT_EQ(feature_names(parse_feature_mask("avx").disabled), "avx avx2 vaes vpclmulqdq avx512f");
+  EXPECT_EQ(feature_names(parse_feature_mask("avx2").disabled), "avx2 vaes vpclmulqdq avx512f");
+  EXPECT_EQ(feature_names(parse_feature_mask("aesni").disabled), "aesni vaes");
+  EXPECT_EQ(feature_names(parse_feature_mask("pclmulqdq").disabled), "pclmulqdq vpclmulqdq");
+  EXPECT_EQ(feature_names(parse_feature_mask("vaes").disabled), "vaes");
+  EXPECT_EQ(feature_names(parse_feature_mask("avx512f").disabled), "avx512f");
 }
 
 TEST(CpuFeatureMask, UnknownNamesAreCollectedAndDisableNothing) {
-  const auto mask = parse_cpu_feature_mask("vaess,SHA_NI,aesni,sse2");
+  const auto mask = parse_feature_mask("vaess,SHA_NI,aesni,sse2");
   EXPECT_EQ(mask.unknown, "vaess,SHA_NI,sse2");  // names are case-sensitive
-  EXPECT_EQ(cpu_feature_names(mask.disabled), "aesni vaes");
+  EXPECT_EQ(feature_names(mask.disabled), "aesni vaes");
 }
 
 TEST(CpuFeatureMask, ApplyingOnlyEverRemovesFeatures) {
-  const CpuFeatures some{.aesni = true, .sha_ni = true};
-  const auto none = parse_cpu_feature_mask("");
-  const auto avx2 = parse_cpu_feature_mask("avx2");
-  EXPECT_EQ(cpu_feature_names(apply_cpu_feature_mask(some, avx2)), "aesni sha_ni");
-  EXPECT_EQ(cpu_feature_names(apply_cpu_feature_mask(some, none)), "aesni sha_ni");
-  EXPECT_EQ(cpu_feature_names(apply_cpu_feature_mask(all_features(), avx2)),
-            "aesni pclmulqdq avx sha_ni");
+  const X86Features some{.aesni = true, .sha_ni = true};
+  const auto none = parse_feature_mask("");
+  const auto avx2 = parse_feature_mask("avx2");
+  EXPECT_EQ(feature_names(apply_feature_mask(some, avx2)), "aesni sha_ni");
+  EXPECT_EQ(feature_names(apply_feature_mask(some, none)), "aesni sha_ni");
+  EXPECT_EQ(feature_names(apply_feature_mask(all_features(), avx2)), "aesni pclmulqdq avx sha_ni");
 }
 
 // --- This process's variant ---
@@ -115,37 +111,37 @@ std::string variant_field(bool features) {
 std::string variant_name() { return variant_field(false); }
 
 // expected_off is the variant's features that must be off, as a feature set.
-CpuFeatures expected_off() {
-  const auto mask = parse_cpu_feature_mask(variant_field(true));
+X86Features expected_off() {
+  const auto mask = parse_feature_mask(variant_field(true));
   EXPECT_EQ(mask.unknown, "") << "WIRESEAL_TEST_CPU_VARIANT names unknown features";
   return mask.disabled;
 }
 
 // features_equal compares two feature sets by their names.
-void expect_features(const CpuFeatures& got, const CpuFeatures& want, const char* what) {
-  EXPECT_EQ(cpu_feature_names(got), cpu_feature_names(want)) << what;
+void expect_features(const X86Features& got, const X86Features& want, const char* what) {
+  EXPECT_EQ(feature_names(got), feature_names(want)) << what;
 }
 
 TEST(CpuVariant, TheMaskIsTheVariantsAndNamesOnlyKnownFeatures) {
-  const auto& mask = crypto::detail::cpu_feature_mask();
+  const auto& mask = cpu::feature_mask();
   EXPECT_EQ(mask.spec, env("WIRESEAL_CPU_DISABLE"));
   EXPECT_EQ(mask.unknown, "") << "WIRESEAL_CPU_DISABLE=" << mask.spec;
   expect_features(mask.disabled, expected_off(), "features the mask disables");
   report("cpu variant", variant_name() + ": WIRESEAL_CPU_DISABLE=" + mask.spec + " disables '" +
-                            cpu_feature_names(mask.disabled) + "'");
+                            feature_names(mask.disabled) + "'");
 }
 
 TEST(CpuVariant, DisabledFeaturesAreOffAndTheOthersAsProbed) {
-  const CpuFeatures& probed = crypto::detail::probed_cpu_features();
-  const CpuFeatures& used = crypto::cpu_features();
-  const CpuFeatures off = expected_off();
-  CpuFeatures want = probed;
-  for (bool CpuFeatures::*f : kFields) {
+  const X86Features& probed = cpu::probed_x86_features();
+  const X86Features& used = cpu::x86_features();
+  const X86Features off = expected_off();
+  X86Features want = probed;
+  for (bool X86Features::*f : kFields) {
     want.*f = probed.*f && !(off.*f);
   }
-  expect_features(used, want, "cpu_features() = probed minus the variant's features");
+  expect_features(used, want, "x86_features() = probed minus the variant's features");
   report("cpu features",
-         "probed '" + cpu_feature_names(probed) + "', used '" + cpu_feature_names(used) + "'");
+         "probed '" + feature_names(probed) + "', used '" + feature_names(used) + "'");
 }
 
 TEST(CpuVariant, BackendAvailabilityFollowsTheFeatures) {
@@ -178,7 +174,7 @@ bool has_suffix(std::string_view s, std::string_view suffix) {
 }
 
 TEST(CpuVariant, KernelChoicesFollowTheFeatures) {
-  const CpuFeatures& cpu = crypto::cpu_features();
+  const X86Features& cpu = cpu::x86_features();
   EXPECT_EQ(crypto::detail::native_uses_vaes(), cpu.aesni && cpu.vaes && cpu.avx2);
   EXPECT_EQ(crypto::detail::hmac_uses_sha_ni(), cpu.sha_ni);
   const std::string_view arch = crypto::detail::ipsecmb_architecture();
@@ -209,21 +205,21 @@ TEST(CpuVariant, KernelChoicesFollowTheFeatures) {
 }
 
 TEST(CpuVariant, ExercisesPathsTheDefaultRunDoesNot) {
-  const CpuFeatures off = expected_off();
-  if (cpu_feature_names(off).empty()) {
+  const X86Features off = expected_off();
+  if (feature_names(off).empty()) {
     report("variant", "the default run: every feature this CPU has");
     return;
   }
-  CpuFeatures taken_away;
-  const CpuFeatures& probed = crypto::detail::probed_cpu_features();
-  for (bool CpuFeatures::*f : kFields) {
+  X86Features taken_away;
+  const X86Features& probed = cpu::probed_x86_features();
+  for (bool X86Features::*f : kFields) {
     taken_away.*f = probed.*f && off.*f;
   }
-  if (cpu_feature_names(taken_away).empty()) {
-    GTEST_SKIP() << "cpu." << variant_name() << " disables '" << cpu_feature_names(off)
+  if (feature_names(taken_away).empty()) {
+    GTEST_SKIP() << "cpu." << variant_name() << " disables '" << feature_names(off)
                  << "', which this CPU does not have: here it runs the default run's paths";
   }
-  report("variant", "cpu." + variant_name() + " takes away '" + cpu_feature_names(taken_away) +
+  report("variant", "cpu." + variant_name() + " takes away '" + feature_names(taken_away) +
                         "' that this CPU has");
 }
 

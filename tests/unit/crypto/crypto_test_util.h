@@ -74,7 +74,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
 // missing_features lists the CPU features `backend` needs for `primitive` that `cpu` (by
 // default this process's masked features) lacks, space-separated; "" when it has them all.
 inline std::string missing_features(crypto::Primitive primitive, crypto::Backend backend,
-                                    const crypto::CpuFeatures& cpu = crypto::cpu_features()) {
+                                    const cpu::X86Features& cpu = cpu::x86_features()) {
   std::string missing;
   auto need = [&missing](bool present, const char* name) {
     if (!present) {
@@ -112,8 +112,8 @@ inline std::string why_not_available(crypto::Primitive primitive, crypto::Backen
     return "";
   }
   // The same requirement against the unmasked CPU tells the mask's doing from the CPU's.
-  const std::string& mask = crypto::detail::cpu_feature_mask().spec;
-  const crypto::CpuFeatures& probed = crypto::detail::probed_cpu_features();
+  const std::string& mask = cpu::feature_mask().spec;
+  const cpu::X86Features& probed = cpu::probed_x86_features();
   const bool masked = missing_features(primitive, backend, probed).empty();
   return "needs " + missing +
          (masked ? " (disabled by WIRESEAL_CPU_DISABLE=" + mask + ")" : " (not on this CPU)");
@@ -142,7 +142,7 @@ inline void check_availability(crypto::Primitive primitive, crypto::Backend back
   if (available != why_not.empty()) {
     ADD_FAILURE() << "backend " << what << " is " << (available ? "" : "not ")
                   << "available, but it must " << (available ? "not be: " + why_not : "be")
-                  << " (cpu features: " << crypto::detail::cpu_feature_names(crypto::cpu_features())
+                  << " (cpu features: " << cpu::feature_names(cpu::x86_features())
                   << ", ipsec-mb in build: " << WIRESEAL_HAS_IPSEC_MB << ")";
     return;
   }

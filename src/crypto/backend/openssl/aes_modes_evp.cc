@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "crypto/backend/openssl/evp_util.h"
-#include "crypto/impl.h"
+#include "backend/openssl/evp_util.h"
+#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "crypto/backend/x86/aes_key_schedule.h"
+#include "backend/x86/aes_key_schedule.h"
 
 #include <cstring>
 

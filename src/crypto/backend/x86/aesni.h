@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "backend/x86/aes_key_schedule.h"
+#include "backend/x86/count_dispatch.h"
 #include "common/ct.h"
-#include "crypto/backend/x86/aes_key_schedule.h"
-#include "crypto/backend/x86/count_dispatch.h"
 
 namespace wireseal::crypto::detail::aesni {
 

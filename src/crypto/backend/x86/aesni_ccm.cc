@@ -11,10 +11,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "backend/x86/aesni.h"
+#include "backend/x86/vaes_ccm.h"
 #include "common/ct.h"
-#include "crypto/backend/x86/aesni.h"
-#include "crypto/backend/x86/vaes_ccm.h"
-#include "crypto/impl.h"
+#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

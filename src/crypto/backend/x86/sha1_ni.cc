@@ -6,7 +6,7 @@
 // computed piecewise in groups h-3 (msg1), h-2 (xor) and h-1 (msg2). E for each group is
 // derived from A of the state four rounds earlier (SHA1NEXTE), which is why two E registers
 // alternate. Each group is a template so the round-function selector is a constant.
-#include "crypto/backend/x86/sha1_ni.h"
+#include "backend/x86/sha1_ni.h"
 
 #include <immintrin.h>
 

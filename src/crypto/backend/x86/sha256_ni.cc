@@ -4,7 +4,7 @@
 // rounds run as 16 groups of four: two SHA256RNDS2 per group, each taking two K+W words. The
 // message schedule for group h+4 is built in groups h+1 (msg1) and h+3 (alignr, add, msg2),
 // in one of four rotating registers. Groups are templates so indices are constants.
-#include "crypto/backend/x86/sha256_ni.h"
+#include "backend/x86/sha256_ni.h"
 
 #include <immintrin.h>
 

@@ -2,7 +2,7 @@
 // ciphertext and the one-block-shifted ciphertext that is XORed after decryption — before any
 // of it is stored, so decrypting in place is safe. The block before the group, which an
 // in-place previous group has already overwritten, is carried in a register.
-#include "crypto/backend/x86/vaes_cbc.h"
+#include "backend/x86/vaes_cbc.h"
 
 #include <immintrin.h>
 

@@ -1,8 +1,8 @@
 // VAES lockstep phase of multi-buffer AES-CCM sealing (see vaes_ccm.h). Lanes are paired into
 // 256-bit registers; an odd last lane is paired with a scratch lane whose results are dropped.
-#include "crypto/backend/x86/vaes_ccm.h"
+#include "backend/x86/vaes_ccm.h"
 
-#include "crypto/backend/x86/count_dispatch.h"
+#include "backend/x86/count_dispatch.h"
 
 namespace wireseal::crypto::detail {
 namespace {

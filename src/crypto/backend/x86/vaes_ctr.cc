@@ -1,6 +1,6 @@
 // VAES AES-CTR kernel (see vaes_ctr.h). Counters are kept byte-reversed so that the low 64
 // bits can be incremented with one VPADDQ; the caller rules out a carry into the high half.
-#include "crypto/backend/x86/vaes_ctr.h"
+#include "backend/x86/vaes_ctr.h"
 
 #include <immintrin.h>
 

@@ -1,7 +1,6 @@
 #pragma once
-// The few DTLS 1.2 handshake messages a passive decryptor needs (RFC 6347 §4.2.2, RFC 5246
-// §7.4.1): the handshake message header, and the randoms, cipher suite and record-relevant
-// extensions of ClientHello and ServerHello. Parsing never copies.
+// The DTLS 1.2 handshake message header (RFC 6347 §4.2.2) and the walk over the handshake
+// fragments of one plaintext handshake record. Parsing never copies.
 
 #include <array>
 #include <cstddef>
@@ -10,7 +9,7 @@
 
 #include "wireseal/result.h"
 
-namespace wireseal::cli {
+namespace wireseal::dtls {
 
 enum class HandshakeType : std::uint8_t {
   kHelloRequest = 0,
@@ -56,25 +55,8 @@ class HandshakeReader {
   std::span<const std::uint8_t> rest_;
 };
 
+// The 32-byte random of ClientHello and ServerHello (RFC 5246 §7.4.1.2).
 inline constexpr std::size_t kHelloRandomSize = 32;
 using HelloRandom = std::array<std::uint8_t, kHelloRandomSize>;
 
-struct ClientHello {
-  std::uint16_t version;
-  HelloRandom random;
-};
-
-struct ServerHello {
-  std::uint16_t version;
-  HelloRandom random;
-  std::uint16_t cipher_suite;
-  bool encrypt_then_mac;        // extension 22 echoed (RFC 7366): CBC records are EtM
-  bool extended_master_secret;  // extension 23 echoed (RFC 7627)
-};
-
-// parse_client_hello and parse_server_hello read a complete message body (the bytes after
-// the 12-byte handshake header). kMalformed if any length runs past the body.
-Result<ClientHello> parse_client_hello(std::span<const std::uint8_t> body) noexcept;
-Result<ServerHello> parse_server_hello(std::span<const std::uint8_t> body) noexcept;
-
-}  // namespace wireseal::cli
+}  // namespace wireseal::dtls
