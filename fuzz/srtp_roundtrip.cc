@@ -17,10 +17,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "fuzz_target.h"
 #include "srtp_fuzz_setup.h"
+#include "wireseal/srtp/packet_index.h"
 #include "wireseal/srtp/rtp_header.h"
 
 namespace {
@@ -32,31 +35,38 @@ struct Sessions {
   srtp::Session sender;
   srtp::Session out_of_place;
   srtp::Session in_place;
-  // The highest SRTP index the sender protected, per SSRC: it survives set_roc and
+  // Every SRTP index the sender protected, per SSRC: the record survives set_roc and
   // remove_stream, as the sender's own marks must.
-  std::map<std::uint32_t, std::uint64_t> highest_sent;
+  std::map<std::uint32_t, std::set<std::uint64_t>> sent;
+  // The highest index of the sender's stream since it was created or its ROC was set, from
+  // which protect estimates a packet's index (RFC 3711 §3.3.1); absent: no packet yet.
+  std::map<std::uint32_t, std::uint64_t> window_highest;
 };
-
-std::uint64_t packet_index(std::uint32_t roc, std::uint16_t seq) {
-  return std::uint64_t{roc} << 16 | seq;
-}
 
 // refuses_set_roc: whether the sender must refuse set_roc(ssrc, roc) because no index under
 // `roc` lies above the highest it protected (set_roc's contract in session.h).
 bool refuses_set_roc(const Sessions& s, std::uint32_t ssrc, std::uint32_t roc) {
-  const auto it = s.highest_sent.find(ssrc);
-  return it != s.highest_sent.end() && packet_index(roc, UINT16_MAX) <= it->second;
+  const auto it = s.sent.find(ssrc);
+  return it != s.sent.end() && srtp::packet_index(roc, UINT16_MAX) <= *it->second.rbegin();
 }
 
-// note_protected records a protected packet's index: a successful protect always uses an
-// index above every earlier one, so the sender's ROC now is the packet's.
+// note_protected records a protected packet's index: the sender's estimate from the highest
+// index since the stream (or its ROC) started, or, for the first packet, the ROC it started at,
+// which roc() then reports. Protect may fill a gap below the highest index, but never twice.
 void note_protected(Sessions& s, std::uint32_t ssrc, std::uint16_t seq) {
   const Result<std::uint32_t> roc = s.sender.roc(ssrc);
   require(roc.has_value(), "a stream that protected a packet has a ROC");
-  const std::uint64_t index = packet_index(*roc, seq);
-  const auto [it, first] = s.highest_sent.try_emplace(ssrc, index);
-  require(first || index > it->second, "protect never reuses or goes below an index");
-  it->second = index;
+  const auto window = s.window_highest.find(ssrc);
+  std::uint64_t index = srtp::packet_index(*roc, seq);
+  if (window != s.window_highest.end()) {
+    const std::optional<std::uint64_t> estimate = srtp::estimate_packet_index(window->second, seq);
+    require(estimate.has_value(), "protect succeeds only with an index");
+    index = *estimate;
+  }
+  std::uint64_t& highest = s.window_highest[ssrc];
+  highest = std::max(highest, index);
+  require(srtp::roc_of(highest) == *roc, "roc() is the highest index's ROC");
+  require(s.sent[ssrc].insert(index).second, "protect never uses an index twice");
 }
 
 bool expected_protect_error(Error e) {
@@ -157,6 +167,9 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
   if (op == 4) {
     const fuzz::StreamOptionsInput o = fuzz::read_stream_options(in, setup);
     const Status added = s.sender.add_stream(o.ssrc, o.options);
+    if (added) {
+      s.window_highest.erase(o.ssrc);
+    }
     require_same(added, s.out_of_place.add_stream(o.ssrc, o.options),
                  s.in_place.add_stream(o.ssrc, o.options), "add_stream agrees");
     // A sender stream re-added after removal starts at least at its old ROC.
@@ -169,8 +182,12 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
   }
   const std::uint32_t ssrc = setup.ssrcs[in.below(fuzz::kSsrcPool)];
   if (op == 5) {
-    require_same(s.sender.remove_stream(ssrc), s.out_of_place.remove_stream(ssrc),
-                 s.in_place.remove_stream(ssrc), "remove_stream agrees");
+    const Status removed = s.sender.remove_stream(ssrc);
+    if (removed) {
+      s.window_highest.erase(ssrc);
+    }
+    require_same(removed, s.out_of_place.remove_stream(ssrc), s.in_place.remove_stream(ssrc),
+                 "remove_stream agrees");
   } else if (op == 6) {
     const std::uint32_t roc = in.u32();
     const Status sent = s.sender.set_roc(ssrc, roc);
@@ -179,6 +196,9 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
             "set_roc refuses exactly the ROCs with no index above those protected");
     if (refused) {
       return;  // the receivers keep their ROC
+    }
+    if (sent) {
+      s.window_highest.erase(ssrc);
     }
     require_same(sent, s.out_of_place.set_roc(ssrc, roc), s.in_place.set_roc(ssrc, roc),
                  "set_roc agrees");
@@ -195,7 +215,8 @@ void stream_op(Sessions& s, const fuzz::SrtpSetup& setup, fuzz::FuzzInput& in, u
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::FuzzInput in(data, size);
   const fuzz::SrtpSetup setup = fuzz::read_srtp_setup(in);
-  Sessions s{fuzz::make_session(setup), fuzz::make_session(setup), fuzz::make_session(setup), {}};
+  Sessions s{
+      fuzz::make_session(setup), fuzz::make_session(setup), fuzz::make_session(setup), {}, {}};
   fuzz::RtpBuilder builder(setup);
   while (!in.empty()) {
     const unsigned op = in.u8() % 8u;
