@@ -1,13 +1,7 @@
-// HMAC from precomputed inner/outer states over OpenSSL's low-level SHA contexts.
-//
-// The SHA*_CTX structs are plain data, so a saved state is copied by value onto the stack for
-// each message: zero allocations, and OpenSSL's SHA-NI/AVX2 compression functions do the work.
-// These functions are deprecated in OpenSSL 3 in favour of EVP_MAC, whose per-message cost is
-// exactly what this file exists to avoid.
-#define OPENSSL_SUPPRESS_DEPRECATED 1
+// HMAC from precomputed inner/outer states over OpenSSL's low-level SHA contexts
+// (hash_state.h): a saved state is copied by value onto the stack for each message, so there
+// are zero allocations, and OpenSSL's or wireseal's SHA-NI compression functions do the work.
 #include "wireseal/crypto/hmac.h"
-
-#include <openssl/sha.h>
 
 #include <algorithm>
 #include <cstring>
@@ -16,6 +10,7 @@
 #include "backend/x86/sha256_ni.h"
 #include "common/cpu_features.h"
 #include "common/ct.h"
+#include "hash_state.h"
 #include "hmac_lanes.h"
 #include "impl.h"
 #include "wireseal/crypto/backend.h"
@@ -23,75 +18,10 @@
 namespace wireseal::crypto {
 namespace {
 
-static_assert(sizeof(SHA512_CTX) <= sizeof(HashState), "HashState too small");
-static_assert(sizeof(SHA256_CTX) <= sizeof(HashState), "HashState too small");
-static_assert(sizeof(SHA_CTX) <= sizeof(HashState), "HashState too small");
-
-template <class Ctx>
-Ctx* as(HashState& s) noexcept {
-  return reinterpret_cast<Ctx*>(s.bytes);
-}
-template <class Ctx>
-const Ctx* as(const HashState& s) noexcept {
-  return reinterpret_cast<const Ctx*>(s.bytes);
-}
-
-void hash_init(HashAlgorithm hash, HashState& s) noexcept {
-  switch (hash) {
-    case HashAlgorithm::kSha1:
-      SHA1_Init(as<SHA_CTX>(s));
-      break;
-    case HashAlgorithm::kSha224:
-      SHA224_Init(as<SHA256_CTX>(s));
-      break;
-    case HashAlgorithm::kSha256:
-      SHA256_Init(as<SHA256_CTX>(s));
-      break;
-    case HashAlgorithm::kSha384:
-      SHA384_Init(as<SHA512_CTX>(s));
-      break;
-    case HashAlgorithm::kSha512:
-      SHA512_Init(as<SHA512_CTX>(s));
-      break;
-  }
-}
-
-void hash_update(HashAlgorithm hash, HashState& s, const std::uint8_t* data,
-                 std::size_t len) noexcept {
-  switch (hash) {
-    case HashAlgorithm::kSha1:
-      SHA1_Update(as<SHA_CTX>(s), data, len);
-      break;
-    case HashAlgorithm::kSha224:
-    case HashAlgorithm::kSha256:
-      SHA256_Update(as<SHA256_CTX>(s), data, len);
-      break;
-    case HashAlgorithm::kSha384:
-    case HashAlgorithm::kSha512:
-      SHA512_Update(as<SHA512_CTX>(s), data, len);
-      break;
-  }
-}
-
-void hash_final(HashAlgorithm hash, HashState& s, std::uint8_t* out) noexcept {
-  switch (hash) {
-    case HashAlgorithm::kSha1:
-      SHA1_Final(out, as<SHA_CTX>(s));
-      break;
-    case HashAlgorithm::kSha224:
-      SHA224_Final(out, as<SHA256_CTX>(s));
-      break;
-    case HashAlgorithm::kSha256:
-      SHA256_Final(out, as<SHA256_CTX>(s));
-      break;
-    case HashAlgorithm::kSha384:
-      SHA384_Final(out, as<SHA512_CTX>(s));
-      break;
-    case HashAlgorithm::kSha512:
-      SHA512_Final(out, as<SHA512_CTX>(s));
-      break;
-  }
-}
+using detail::as;
+using detail::hash_final;
+using detail::hash_init;
+using detail::hash_update;
 
 // Chain is the chaining value of SHA-1 or SHA-2 as 64-bit words (SHA-1 and SHA-256 use the
 // low 32 bits of the first 5 or 8).
@@ -129,42 +59,6 @@ Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
 namespace detail {
 bool hmac_uses_sha_ni() noexcept { return cpu::x86_features().sha_ni; }
 }  // namespace detail
-
-const char* to_string(HashAlgorithm hash) noexcept {
-  switch (hash) {
-    case HashAlgorithm::kSha1:
-      return "SHA-1";
-    case HashAlgorithm::kSha224:
-      return "SHA-224";
-    case HashAlgorithm::kSha256:
-      return "SHA-256";
-    case HashAlgorithm::kSha384:
-      return "SHA-384";
-    case HashAlgorithm::kSha512:
-      return "SHA-512";
-  }
-  return "?";
-}
-
-std::size_t digest_length(HashAlgorithm hash) noexcept {
-  switch (hash) {
-    case HashAlgorithm::kSha1:
-      return 20;
-    case HashAlgorithm::kSha224:
-      return 28;
-    case HashAlgorithm::kSha256:
-      return 32;
-    case HashAlgorithm::kSha384:
-      return 48;
-    case HashAlgorithm::kSha512:
-      return 64;
-  }
-  return 0;
-}
-
-std::size_t block_length(HashAlgorithm hash) noexcept {
-  return hash == HashAlgorithm::kSha384 || hash == HashAlgorithm::kSha512 ? 128 : 64;
-}
 
 Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : hash_(hash) {
   const std::size_t block = block_length(hash);

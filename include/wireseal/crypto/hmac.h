@@ -11,25 +11,10 @@
 #include <cstdint>
 #include <span>
 
+#include "wireseal/crypto/hash.h"
 #include "wireseal/result.h"
 
 namespace wireseal::crypto {
-
-enum class HashAlgorithm : std::uint8_t { kSha1, kSha224, kSha256, kSha384, kSha512 };
-
-// to_string names `hash` ("SHA-1", "SHA-256", ...).
-const char* to_string(HashAlgorithm hash) noexcept;
-// digest_length returns the output size of `hash` in bytes (20, 28, 32, 48, 64).
-std::size_t digest_length(HashAlgorithm hash) noexcept;
-// block_length returns the compression block size of `hash` in bytes (64 or 128).
-std::size_t block_length(HashAlgorithm hash) noexcept;
-
-inline constexpr std::size_t kMaxDigestLength = 64;
-
-// HashState is opaque storage for one running hash (large enough for SHA-512).
-struct HashState {
-  alignas(16) std::uint8_t bytes[224];
-};
 
 // HmacJob is one message of Hmac::compute_batch: the MAC of parts[0] || parts[1] || parts[2]
 // (any may be empty; e.g. SRTP's packet and ROC, or TLS's pseudo-header and payload) truncated
