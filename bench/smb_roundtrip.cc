@@ -12,7 +12,7 @@
 #include "bench/bench_util.h"
 #include "bench/suites.h"
 #include "wireseal/io/pipe.h"
-#include "wireseal/smb/session_engine.h"
+#include "wireseal/smb/client_engine.h"
 
 namespace wireseal::bench {
 

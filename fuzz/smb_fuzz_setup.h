@@ -17,8 +17,8 @@
 
 #include "fuzz_crypto.h"
 #include "fuzz_input.h"
+#include "wireseal/smb/client_engine.h"
 #include "wireseal/smb/header.h"
-#include "wireseal/smb/session_engine.h"
 
 namespace wireseal::fuzz {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Fixed SRTP sessions shared by the srtp_unprotect / srtcp_unprotect fuzz targets and their
-// corpus generator (make_srtp_corpus.cc), so that seeds are packets the targets authenticate.
+// corpus generator (srtp_make_corpus.cc), so that seeds are packets the targets authenticate.
 //
 // The first input byte selects the configuration: profile (10) x MKI (none / 2 keys with a
 // 2-byte MKI) x header protection (none / RFC 6904 IDs 1-3 / cryptex).

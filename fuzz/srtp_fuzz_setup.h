@@ -1,7 +1,7 @@
 #pragma once
 // The session set-up and packet builders of the scripted SRTP/SRTCP targets (srtp_roundtrip,
 // srtcp_roundtrip, srtp_batch, srtcp_batch), read from the input, and their encodings for the
-// corpus generator (make_srtp_corpus.cc).
+// corpus generator (srtp_make_corpus.cc).
 //
 // Set-up:  profile below(10) | MKI length below(5) | [keys - 1 below(3), with an MKI]
 //          | max streams - 1 below(4) | replay window - 1 below(32768)

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "backend/interfaces.h"
 #include "common/ct.h"
-#include "impl.h"
 
 namespace wireseal::crypto {
 namespace {

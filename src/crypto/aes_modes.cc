@@ -1,8 +1,8 @@
 // AesCtr / AesCbc front ends: validation once, then the chosen backend.
 #include <stdexcept>
 
+#include "backend/interfaces.h"
 #include "common/ct.h"
-#include "impl.h"
 #include "wireseal/crypto/aes.h"
 
 namespace wireseal::crypto {

@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend/interfaces.h"
 #include "common/cpu_features.h"
-#include "impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {

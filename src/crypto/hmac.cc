@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backend/interfaces.h"
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
 #include "common/cpu_features.h"
 #include "common/ct.h"
 #include "hash_state.h"
 #include "hmac_lanes.h"
-#include "impl.h"
 #include "wireseal/crypto/backend.h"
 
 namespace wireseal::crypto {

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
+#include "backend/interfaces.h"
 #include "common/ct.h"
-#include "impl.h"
 
 namespace wireseal::crypto {
 namespace {

@@ -1,9 +1,9 @@
 // ClientEngine: MessageId, credit and in-flight bookkeeping of an SMB2 client (MS-SMB2
 // §3.2.4.1.3 MessageId assignment, §3.2.4.1.5 credit charge, §3.2.5.1.4 response matching).
+#include "wireseal/smb/client_engine.h"
+
 #include <bit>
 #include <limits>
-
-#include "wireseal/smb/session_engine.h"
 
 namespace wireseal::smb {
 namespace {

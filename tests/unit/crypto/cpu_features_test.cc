@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "crypto/impl.h"
+#include "crypto/backend/interfaces.h"
 #include "crypto_test_util.h"
 #include "wireseal/crypto/backend.h"
 

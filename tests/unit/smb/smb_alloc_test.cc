@@ -6,7 +6,7 @@
 
 #include "support/alloc_counter.h"
 #include "wireseal/io/pipe.h"
-#include "wireseal/smb/session_engine.h"
+#include "wireseal/smb/client_engine.h"
 
 namespace wireseal::smb {
 namespace {

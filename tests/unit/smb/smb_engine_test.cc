@@ -12,8 +12,8 @@
 #include "smb_test_util.h"
 #include "wireseal/io/pipe.h"
 #include "wireseal/io/socket.h"
+#include "wireseal/smb/client_engine.h"
 #include "wireseal/smb/framing.h"
-#include "wireseal/smb/session_engine.h"
 
 namespace wireseal::smb {
 namespace {

@@ -1,7 +1,7 @@
 // Built when ipsec-mb was not found: the backend reports itself unavailable.
 #include <stdexcept>
 
-#include "impl.h"
+#include "backend/interfaces.h"
 
 namespace wireseal::crypto::detail {
 

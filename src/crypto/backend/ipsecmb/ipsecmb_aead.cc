@@ -9,9 +9,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "backend/interfaces.h"
 #include "common/cpu_features.h"
 #include "common/ct.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

@@ -3,8 +3,8 @@
 #include <climits>
 #include <cstring>
 
+#include "backend/interfaces.h"
 #include "backend/openssl/evp_util.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

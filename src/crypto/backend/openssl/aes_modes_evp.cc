@@ -4,8 +4,8 @@
 
 #include <cstring>
 
+#include "backend/interfaces.h"
 #include "backend/openssl/evp_util.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

@@ -11,10 +11,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "backend/interfaces.h"
 #include "backend/x86/aesni.h"
 #include "backend/x86/vaes_ccm.h"
 #include "common/ct.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

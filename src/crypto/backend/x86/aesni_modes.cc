@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include "backend/interfaces.h"
 #include "backend/x86/aesni.h"
 #include "backend/x86/vaes_cbc.h"
 #include "backend/x86/vaes_ctr.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 namespace {

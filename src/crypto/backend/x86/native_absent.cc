@@ -1,9 +1,9 @@
 // Built on targets other than x86-64: the native backend reports itself unavailable.
 #include <stdexcept>
 
+#include "backend/interfaces.h"
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 

@@ -1,7 +1,7 @@
 // What the native x86-64 backend implements, given the CPU. Compiled without ISA flags: it
 // runs before we know AES-NI exists.
+#include "backend/interfaces.h"
 #include "common/cpu_features.h"
-#include "impl.h"
 
 namespace wireseal::crypto::detail {
 

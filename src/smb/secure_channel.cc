@@ -1,6 +1,6 @@
 // SecureChannel: one session's message security over direct TCP framing (MS-SMB2 §2.1,
 // §3.1.4.1 signing, §3.1.4.3 encryption, §3.2.5.1 receiving).
-#include "wireseal/smb/session_engine.h"
+#include "wireseal/smb/secure_channel.h"
 
 #include <algorithm>
 #include <cstring>

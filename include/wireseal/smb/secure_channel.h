@@ -1,6 +1,7 @@
 #pragma once
-// A minimal SMB2/3 session engine over direct TCP framing, sans-IO: the message security part
-// of an SMB client (and, for tests and benchmarks, of a server).
+// SecureChannel: SMB2/3 message security over direct TCP framing, sans-IO — the part of an
+// SMB client (and, for tests and benchmarks, of a server) that frames, signs, seals, opens and
+// verifies messages. ClientEngine (client_engine.h) builds a client's bookkeeping on it.
 //
 //   send:    body written in place → 64-byte header → sign or seal → 4-byte prefix → frame
 //   receive: bytes → MessagePump → transformed? open : (signed? verify) → header → message
@@ -152,75 +153,6 @@ class SecureChannel {
   ChainCursor chain_;
   bool chain_encrypted_ = false;
   ChannelCounters counters_;
-};
-
-// Request describes one request for ClientEngine::send_request.
-struct Request {
-  Command command = Command::kEcho;
-  std::uint16_t credit_charge = 1;  // §3.2.4.1.5: 1 + (payload - 1) / 65536 for large I/O
-  std::uint16_t credit_request = 1;
-  std::uint32_t tree_id = 0;
-  std::uint32_t flags = 0;  // extra header flags (e.g. kFlagDfsOperations)
-};
-
-// Response is a matched final response, a view into the engine's receive buffer.
-struct Response {
-  std::uint64_t message_id = 0;
-  Smb2Header header;
-  std::span<std::uint8_t> body;
-};
-
-class ClientEngine {
- public:
-  // ClientEngine builds the client side of a session (config.role is forced to kClient).
-  // `first_message_id` is the next MessageId (after NEGOTIATE and SESSION_SETUP), `credits`
-  // the credits granted so far, `max_in_flight` the size of the pending-request table.
-  explicit ClientEngine(const SessionConfig& config, std::uint64_t first_message_id = 2,
-                        std::uint32_t credits = 64, std::size_t max_in_flight = 64);
-
-  // request_body is where the next request's body is written (after its header).
-  std::span<std::uint8_t> request_body() noexcept { return channel_.outgoing_body(); }
-
-  // Sent is the outcome of send_request: the request's MessageId and the frame to write.
-  struct Sent {
-    std::uint64_t message_id;
-    std::span<const std::uint8_t> frame;
-  };
-
-  // send_request sends `request` with the body_len bytes written at request_body(): takes
-  // credit_charge MessageIds and credits, records the request as in flight and returns the
-  // frame. Errors: kBadState (not enough credits or the in-flight table is full: wait for
-  // responses), kSequenceExhausted (MessageIds or nonces used up), kBufferTooSmall.
-  Result<Sent> send_request(const Request& request, std::size_t body_len) noexcept;
-
-  std::span<std::uint8_t> read_space() noexcept { return channel_.read_space(); }
-  void commit(std::size_t n) noexcept { channel_.commit(n); }
-
-  // poll returns the next final response matched to a request in flight (retiring it and
-  // adding its granted credits), std::nullopt when more bytes are needed. Interim
-  // STATUS_PENDING responses only add credits and are skipped. Errors: those of
-  // SecureChannel::receive, kMalformed for a request-shaped message, kReplay for a response
-  // whose MessageId is not in flight (duplicate, replayed or never sent).
-  Result<std::optional<Response>> poll() noexcept;
-
-  std::size_t in_flight() const noexcept { return in_flight_; }
-  std::uint32_t credits() const noexcept { return credits_; }
-  std::uint64_t next_message_id() const noexcept { return next_message_id_; }
-  const ChannelCounters& counters() const noexcept { return channel_.counters(); }
-
- private:
-  struct Slot {
-    std::uint64_t message_id = 0;
-    bool used = false;
-  };
-  std::size_t find_slot(std::uint64_t message_id) const noexcept;
-
-  SecureChannel channel_;
-  std::vector<Slot> slots_;  // open addressing on message_id, capacity a power of two
-  std::size_t max_in_flight_;
-  std::size_t in_flight_ = 0;
-  std::uint64_t next_message_id_;
-  std::uint32_t credits_;
 };
 
 }  // namespace wireseal::smb

@@ -5,7 +5,7 @@
 //    replay window (old, duplicate, out of order), so fuzzing starts past authentication;
 //  - dtls_roundtrip, dtls_seal_batch, aead_batch: scripts (fuzz_input.h) over every cipher or
 //    algorithm with the options and call patterns each target reads.
-// Usage: fuzz_make_corpus <fuzz/corpus directory>
+// Usage: fuzz_dtls_make_corpus <fuzz/corpus directory>
 #include <cstdio>
 #include <filesystem>
 #include <string>

@@ -5,7 +5,7 @@
 //    starts past authentication;
 //  - srtp_roundtrip, srtcp_roundtrip, srtp_batch, srtcp_batch: scripts (srtp_fuzz_setup.h)
 //    over every profile with and without MKI keys, RFC 6904 IDs and cryptex.
-// Usage: fuzz_make_srtp_corpus <fuzz/corpus directory>
+// Usage: fuzz_srtp_make_corpus <fuzz/corpus directory>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
