@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "backend/x86/aes_key_schedule.h"
-#include "backend/x86/count_dispatch.h"
+#include "backend/portable/aes_key_schedule.h"
+#include "backend/portable/count_dispatch.h"
 #include "common/ct.h"
 
 namespace wireseal::crypto::detail::aesni {

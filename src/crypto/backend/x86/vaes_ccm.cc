@@ -2,7 +2,7 @@
 // 256-bit registers; an odd last lane is paired with a scratch lane whose results are dropped.
 #include "backend/x86/vaes_ccm.h"
 
-#include "backend/x86/count_dispatch.h"
+#include "backend/portable/count_dispatch.h"
 
 namespace wireseal::crypto::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "backend/x86/aes_key_schedule.h"
+#include "backend/portable/aes_key_schedule.h"
 
 #include <cstring>
 
