@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache pkg-config clang clang-format libclang-rt-14-dev
+  build-essential cmake ninja-build ccache pkg-config clang clang-format clang-tidy libclang-rt-14-dev
   libssl-dev openssl            # OpenSSL 3 libcrypto: reference backend, EVP baselines
   libipsec-mb-dev               # Intel ipsec-mb: VAES/AVX-512 GCM and ChaCha20-Poly1305 kernels
   libgtest-dev libbenchmark-dev # GoogleTest, Google Benchmark

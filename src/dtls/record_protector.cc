@@ -123,7 +123,7 @@ DirectionKeys claim_or_throw(KeyBlock& block, Direction direction) {
 
 RecordSealer::RecordSealer(KeyBlock& block, Direction direction, std::uint16_t epoch,
                            RecordOptions options)
-    : RecordSealer(block.cipher(), claim_or_throw(block, direction), epoch, std::move(options)) {}
+    : RecordSealer(block.cipher(), claim_or_throw(block, direction), epoch, options) {}
 
 void RecordSealer::fresh_iv(std::uint8_t* iv) noexcept {
   if (options_.random.fill != nullptr) {
