@@ -1,6 +1,8 @@
 #pragma once
-// Big-endian loads and stores for wire formats: one (possibly unaligned) load or store and a
-// byte swap, which both supported compilers turn into MOVBE or MOV+BSWAP.
+// Big- and little-endian loads and stores for wire formats: one (possibly unaligned) load or
+// store and, when the wire order is not the host's, a byte swap, which both supported compilers
+// turn into MOVBE or MOV+BSWAP. Unchecked: the caller has checked the bounds (hot packet paths);
+// common/byte_cursor.h is the bounds-checked way to walk a message.
 
 #include <bit>
 #include <cstdint>
@@ -10,15 +12,31 @@ namespace wireseal {
 namespace detail {
 
 template <class T>
+inline T byte_swap(T v) noexcept {
+  if constexpr (sizeof(T) == 2) {
+    return static_cast<T>(__builtin_bswap16(v));
+  } else if constexpr (sizeof(T) == 4) {
+    return static_cast<T>(__builtin_bswap32(v));
+  } else {
+    return static_cast<T>(__builtin_bswap64(v));
+  }
+}
+
+// to_big_endian / to_little_endian convert between host order and the wire order; each is its
+// own inverse, so the same call serves loads and stores.
+template <class T>
 inline T to_big_endian(T v) noexcept {
   if constexpr (std::endian::native == std::endian::little) {
-    if constexpr (sizeof(T) == 2) {
-      return static_cast<T>(__builtin_bswap16(v));
-    } else if constexpr (sizeof(T) == 4) {
-      return static_cast<T>(__builtin_bswap32(v));
-    } else {
-      return static_cast<T>(__builtin_bswap64(v));
-    }
+    return byte_swap(v);
+  } else {
+    return v;
+  }
+}
+
+template <class T>
+inline T to_little_endian(T v) noexcept {
+  if constexpr (std::endian::native == std::endian::big) {
+    return byte_swap(v);
   } else {
     return v;
   }
@@ -37,6 +55,19 @@ inline void store_be(std::uint8_t* p, T v) noexcept {
   std::memcpy(p, &v, sizeof(v));
 }
 
+template <class T>
+inline T load_le(const std::uint8_t* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof(v));
+  return to_little_endian(v);
+}
+
+template <class T>
+inline void store_le(std::uint8_t* p, T v) noexcept {
+  v = to_little_endian(v);
+  std::memcpy(p, &v, sizeof(v));
+}
+
 }  // namespace detail
 
 inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
@@ -48,15 +79,38 @@ inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
 inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
   return detail::load_be<std::uint64_t>(p);
 }
+// The odd widths (24 bits: TLS/DTLS handshake lengths; 48 bits: DTLS sequence numbers) are
+// assembled from the even ones.
+inline std::uint32_t load_be24(const std::uint8_t* p) noexcept {
+  return std::uint32_t{p[0]} << 16 | load_be16(p + 1);
+}
 inline std::uint64_t load_be48(const std::uint8_t* p) noexcept {
   return std::uint64_t{load_be16(p)} << 32 | load_be32(p + 2);
 }
 inline void store_be16(std::uint8_t* p, std::uint16_t v) noexcept { detail::store_be(p, v); }
 inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept { detail::store_be(p, v); }
 inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept { detail::store_be(p, v); }
+// store_be24 stores the low 24 bits of v, store_be48 the low 48.
+inline void store_be24(std::uint8_t* p, std::uint32_t v) noexcept {
+  p[0] = static_cast<std::uint8_t>(v >> 16);
+  store_be16(p + 1, static_cast<std::uint16_t>(v));
+}
 inline void store_be48(std::uint8_t* p, std::uint64_t v) noexcept {
   store_be16(p, static_cast<std::uint16_t>(v >> 32));
   store_be32(p + 2, static_cast<std::uint32_t>(v));
 }
+
+inline std::uint16_t load_le16(const std::uint8_t* p) noexcept {
+  return detail::load_le<std::uint16_t>(p);
+}
+inline std::uint32_t load_le32(const std::uint8_t* p) noexcept {
+  return detail::load_le<std::uint32_t>(p);
+}
+inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
+  return detail::load_le<std::uint64_t>(p);
+}
+inline void store_le16(std::uint8_t* p, std::uint16_t v) noexcept { detail::store_le(p, v); }
+inline void store_le32(std::uint8_t* p, std::uint32_t v) noexcept { detail::store_le(p, v); }
+inline void store_le64(std::uint8_t* p, std::uint64_t v) noexcept { detail::store_le(p, v); }
 
 }  // namespace wireseal
