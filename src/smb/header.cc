@@ -4,17 +4,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "le.h"
+#include "common/byte_cursor.h"
+#include "common/bytes.h"
 
 namespace wireseal::smb {
 namespace {
-
-using wire::load_le16;
-using wire::load_le32;
-using wire::load_le64;
-using wire::store_le16;
-using wire::store_le32;
-using wire::store_le64;
 
 constexpr std::uint8_t kProtocolId[4] = {0xFE, 'S', 'M', 'B'};
 constexpr std::size_t kChainAlignment = 8;  // §3.2.4.1.4: each header starts 8-byte aligned
@@ -29,28 +23,32 @@ bool is_smb2_message(std::span<const std::uint8_t> bytes) noexcept {
 //  12  Command (2)    14 Credits (2)       16 Flags (4)        20 NextCommand (4)
 //  24  MessageId (8)  32 Reserved/ProcessId (4) + TreeId (4)  | AsyncId (8)
 //  40  SessionId (8)  48 Signature (16)
+// The codec writes and reads the fields in wire order, so it reads like the table above; the
+// size is checked first, so the cursor never fails (and, its size being a constant, its checks
+// fold away).
 Status encode_header(const Smb2Header& h, std::span<std::uint8_t> out) noexcept {
   if (out.size() < kHeaderSize) {
     return Error::kBufferTooSmall;
   }
-  std::uint8_t* p = out.data();
-  std::memcpy(p, kProtocolId, 4);
-  store_le16(p + 4, static_cast<std::uint16_t>(kHeaderSize));
-  store_le16(p + 6, h.credit_charge);
-  store_le32(p + 8, h.status);
-  store_le16(p + 12, static_cast<std::uint16_t>(h.command));
-  store_le16(p + 14, h.credits);
-  store_le32(p + 16, h.flags);
-  store_le32(p + 20, h.next_command);
-  store_le64(p + 24, h.message_id);
+  ByteWriter w(out.first(kHeaderSize));
+  w.bytes(kProtocolId);
+  w.u16le(static_cast<std::uint16_t>(kHeaderSize));
+  w.u16le(h.credit_charge);
+  w.u32le(h.status);
+  w.u16le(static_cast<std::uint16_t>(h.command));
+  w.u16le(h.credits);
+  w.u32le(h.flags);
+  w.u32le(h.next_command);
+  w.u64le(h.message_id);
   if (h.is_async()) {
-    store_le64(p + 32, h.async_id);
+    w.u64le(h.async_id);
   } else {
-    store_le32(p + 32, h.process_id);
-    store_le32(p + 36, h.tree_id);
+    w.u32le(h.process_id);
+    w.u32le(h.tree_id);
   }
-  store_le64(p + 40, h.session_id);
-  std::memcpy(p + kSignatureOffset, h.signature.data(), kSignatureSize);
+  w.u64le(h.session_id);
+  static_assert(kSignatureOffset + kSignatureSize == kHeaderSize);
+  w.bytes(h.signature);
   return {};
 }
 
@@ -58,26 +56,27 @@ Result<Smb2Header> decode_header(std::span<const std::uint8_t> message) noexcept
   if (message.size() < kHeaderSize || !is_smb2_message(message)) {
     return Error::kMalformed;
   }
-  const std::uint8_t* p = message.data();
-  if (load_le16(p + 4) != kHeaderSize) {
+  ByteReader r(message.first(kHeaderSize));
+  r.skip(sizeof(kProtocolId));  // checked by is_smb2_message
+  if (r.u16le() != kHeaderSize) {
     return Error::kMalformed;
   }
   Smb2Header h;
-  h.credit_charge = load_le16(p + 6);
-  h.status = load_le32(p + 8);
-  h.command = static_cast<Command>(load_le16(p + 12));
-  h.credits = load_le16(p + 14);
-  h.flags = load_le32(p + 16);
-  h.next_command = load_le32(p + 20);
-  h.message_id = load_le64(p + 24);
+  h.credit_charge = r.u16le();
+  h.status = r.u32le();
+  h.command = static_cast<Command>(r.u16le());
+  h.credits = r.u16le();
+  h.flags = r.u32le();
+  h.next_command = r.u32le();
+  h.message_id = r.u64le();
   if (h.is_async()) {
-    h.async_id = load_le64(p + 32);
+    h.async_id = r.u64le();
   } else {
-    h.process_id = load_le32(p + 32);
-    h.tree_id = load_le32(p + 36);
+    h.process_id = r.u32le();
+    h.tree_id = r.u32le();
   }
-  h.session_id = load_le64(p + 40);
-  std::memcpy(h.signature.data(), p + kSignatureOffset, kSignatureSize);
+  h.session_id = r.u64le();
+  r.copy_to(h.signature);
   return h;
 }
 

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/bytes.h"
 #include "common/ct.h"
-#include "le.h"
 #include "wireseal/smb/header.h"
 
 namespace wireseal::smb {
@@ -73,8 +73,8 @@ Status Signer::compute(std::span<const std::uint8_t> message,
       // §3.1.4.1 / §2.2.3.1.7: AES_GMAC_Nonce = MessageId || {Role:1, IsCancel:1, 30 zero bits}.
       std::array<std::uint8_t, 12> nonce;
       std::memcpy(nonce.data(), message.data() + kMessageIdOffset, 8);
-      const std::uint32_t flags = wire::load_le32(message.data() + kFlagsOffset);
-      const auto command = static_cast<Command>(wire::load_le16(message.data() + kCommandOffset));
+      const std::uint32_t flags = load_le32(message.data() + kFlagsOffset);
+      const auto command = static_cast<Command>(load_le16(message.data() + kCommandOffset));
       std::uint32_t role = 0;
       if ((flags & kFlagServerToRedir) != 0) {
         role |= kGmacNonceServerToClient;
@@ -82,7 +82,7 @@ Status Signer::compute(std::span<const std::uint8_t> message,
       if (command == Command::kCancel) {
         role |= kGmacNonceCancel;
       }
-      wire::store_le32(nonce.data() + 8, role);
+      store_le32(nonce.data() + 8, role);
       return std::get<crypto::AesGmac>(mac_).compute(nonce, message, out);
     }
   }
@@ -94,7 +94,7 @@ Status Signer::sign(std::span<std::uint8_t> message) noexcept {
     return Error::kMalformed;
   }
   std::uint8_t* p = message.data();
-  wire::store_le32(p + kFlagsOffset, wire::load_le32(p + kFlagsOffset) | kFlagSigned);
+  store_le32(p + kFlagsOffset, load_le32(p + kFlagsOffset) | kFlagSigned);
   std::memset(p + kSignatureOffset, 0, kSignatureSize);
   std::array<std::uint8_t, kSignatureSize> mac;
   if (const Status s = compute(message, mac); !s) {
@@ -109,7 +109,7 @@ Status Signer::verify(std::span<std::uint8_t> message) noexcept {
     return Error::kMalformed;
   }
   std::uint8_t* p = message.data();
-  if ((wire::load_le32(p + kFlagsOffset) & kFlagSigned) == 0) {
+  if ((load_le32(p + kFlagsOffset) & kFlagSigned) == 0) {
     return Error::kAuthFailed;
   }
   std::array<std::uint8_t, kSignatureSize> received;

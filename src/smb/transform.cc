@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/bytes.h"
 #include "common/ct.h"
-#include "le.h"
 
 namespace wireseal::smb {
 namespace {
@@ -32,7 +32,7 @@ crypto::Aead make_aead(Cipher cipher, std::span<const std::uint8_t> key, crypto:
 std::uint64_t random_first_counter(RandomSource& random) {
   std::uint8_t bytes[kCounterSize];
   random(bytes);
-  return wire::load_le64(bytes) >> 1;
+  return load_le64(bytes) >> 1;
 }
 
 }  // namespace
@@ -54,7 +54,7 @@ Status TransformNonces::next(std::span<std::uint8_t, kTransformNonceSize> out) n
     }
   } while (!counter_.compare_exchange_weak(counter, counter + 1, std::memory_order_relaxed));
   const std::size_t nonce_len = cipher_nonce_length(cipher_);
-  wire::store_le64(out.data(), counter);
+  store_le64(out.data(), counter);
   std::memcpy(out.data() + kCounterSize, salt_.data(), nonce_len - kCounterSize);
   std::memset(out.data() + nonce_len, 0, kTransformNonceSize - nonce_len);
   return {};
@@ -112,10 +112,10 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
   }
   const std::size_t nonce_len = cipher_nonce_length(cipher_);
   std::memcpy(p, kTransformProtocolId, 4);
-  wire::store_le32(p + kOriginalSizeOffset, static_cast<std::uint32_t>(n));
-  wire::store_le16(p + 40, 0);
-  wire::store_le16(p + kFlagsOffset, kTransformFlagEncrypted);
-  wire::store_le64(p + kSessionIdOffset, session_id_);
+  store_le32(p + kOriginalSizeOffset, static_cast<std::uint32_t>(n));
+  store_le16(p + 40, 0);
+  store_le16(p + kFlagsOffset, kTransformFlagEncrypted);
+  store_le64(p + kSessionIdOffset, session_id_);
   const std::span<const std::uint8_t> header(p, kTransformHeaderSize);
   const Status s =
       aead_.seal(header.subspan(kTransformNonceOffset, nonce_len),
@@ -140,13 +140,13 @@ Status TransformOpener::check(std::span<const std::uint8_t> transformed) const n
   // §3.3.5.2.1.1 / §3.2.5.1.1: the receiver MUST check the encryption flag and that the
   // OriginalMessageSize fits; we demand the exact size, as direct TCP frames carry one
   // transformed message each.
-  if (wire::load_le16(p + kFlagsOffset) != kTransformFlagEncrypted ||
-      wire::load_le32(p + kOriginalSizeOffset) != n) {
+  if (load_le16(p + kFlagsOffset) != kTransformFlagEncrypted ||
+      load_le32(p + kOriginalSizeOffset) != n) {
     return Error::kMalformed;
   }
   // §3.3.5.2.1.1: look the session up by SessionId; a message for another session is dropped
   // without touching the ciphertext.
-  if (wire::load_le64(p + kSessionIdOffset) != session_id_) {
+  if (load_le64(p + kSessionIdOffset) != session_id_) {
     return Error::kAuthFailed;
   }
   return {};

@@ -1,13 +1,19 @@
 // SMB2 TRANSFORM_HEADER codec (MS-SMB2 §2.2.41) and cipher properties (§2.2.3.1.2).
 #include <cstring>
 
-#include "le.h"
+#include "common/byte_cursor.h"
 #include "wireseal/smb/transform.h"
 
 namespace wireseal::smb {
 namespace {
 
 constexpr std::uint8_t kTransformProtocolId[4] = {0xFD, 'S', 'M', 'B'};
+
+// The codec below walks the fields in wire order: ProtocolId, Signature, Nonce,
+// OriginalMessageSize (4), Reserved (2), Flags (2), SessionId (8).
+static_assert(kTransformSignatureOffset == sizeof(kTransformProtocolId));
+static_assert(kTransformNonceOffset == kTransformSignatureOffset + kTransformTagSize);
+static_assert(kTransformNonceOffset + kTransformNonceSize + 4 + 2 + 2 + 8 == kTransformHeaderSize);
 
 }  // namespace
 
@@ -56,14 +62,14 @@ Status encode_transform_header(const TransformHeader& h, std::span<std::uint8_t>
   if (out.size() < kTransformHeaderSize) {
     return Error::kBufferTooSmall;
   }
-  std::uint8_t* p = out.data();
-  std::memcpy(p, kTransformProtocolId, 4);
-  std::memcpy(p + kTransformSignatureOffset, h.signature.data(), kTransformTagSize);
-  std::memcpy(p + kTransformNonceOffset, h.nonce.data(), kTransformNonceSize);
-  wire::store_le32(p + 36, h.original_message_size);
-  wire::store_le16(p + 40, 0);
-  wire::store_le16(p + 42, h.flags);
-  wire::store_le64(p + 44, h.session_id);
+  ByteWriter w(out.first(kTransformHeaderSize));
+  w.bytes(kTransformProtocolId);
+  w.bytes(h.signature);
+  w.bytes(h.nonce);
+  w.u32le(h.original_message_size);
+  w.u16le(0);  // Reserved
+  w.u16le(h.flags);
+  w.u64le(h.session_id);
   return {};
 }
 
@@ -71,13 +77,15 @@ Result<TransformHeader> decode_transform_header(std::span<const std::uint8_t> by
   if (bytes.size() < kTransformHeaderSize || !is_transform_message(bytes)) {
     return Error::kMalformed;
   }
-  const std::uint8_t* p = bytes.data();
+  ByteReader r(bytes.first(kTransformHeaderSize));
+  r.skip(sizeof(kTransformProtocolId));  // checked by is_transform_message
   TransformHeader h;
-  std::memcpy(h.signature.data(), p + kTransformSignatureOffset, kTransformTagSize);
-  std::memcpy(h.nonce.data(), p + kTransformNonceOffset, kTransformNonceSize);
-  h.original_message_size = wire::load_le32(p + 36);
-  h.flags = wire::load_le16(p + 42);
-  h.session_id = wire::load_le64(p + 44);
+  r.copy_to(h.signature);
+  r.copy_to(h.nonce);
+  h.original_message_size = r.u32le();
+  r.skip(2);  // Reserved
+  h.flags = r.u16le();
+  h.session_id = r.u64le();
   return h;
 }
 

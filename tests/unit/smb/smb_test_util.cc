@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "smb/le.h"
+#include "common/bytes.h"
 
 namespace wireseal::smb::test {
 
@@ -79,9 +79,9 @@ Bytes evp_transform_seal(Cipher cipher, std::span<const std::uint8_t> key,
   t[2] = 'M';
   t[3] = 'B';
   std::copy(nonce_field.begin(), nonce_field.end(), t.begin() + 20);
-  wire::store_le32(t.data() + 36, static_cast<std::uint32_t>(message.size()));
-  wire::store_le16(t.data() + 42, 1);
-  wire::store_le64(t.data() + 44, session_id);
+  store_le32(t.data() + 36, static_cast<std::uint32_t>(message.size()));
+  store_le16(t.data() + 42, 1);
+  store_le64(t.data() + 44, session_id);
   const Bytes ct = evp_aead_seal(cipher, key, nonce_field.first(cipher_nonce_length(cipher)),
                                  std::span<const std::uint8_t>(t).subspan(20), message);
   std::copy(ct.end() - 16, ct.end(), t.begin() + 4);
