@@ -10,7 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <numeric>
 #include <vector>
 
 #include "common/bytes.h"
@@ -475,32 +475,27 @@ std::uint64_t expected_value(const std::uint8_t* p, std::size_t width, bool big_
   return v;
 }
 
-// ExactBuffer is a heap block of exactly n bytes (distinct values), so any access outside it
-// is a heap overflow a sanitizer reports.
-struct ExactBuffer {
-  explicit ExactBuffer(std::size_t n) : size(n), data(std::make_unique<std::uint8_t[]>(n)) {
-    for (std::size_t i = 0; i < n; ++i) {
-      data[i] = static_cast<std::uint8_t>(0xA0 + i);
-    }
-  }
-  std::span<std::uint8_t> span() { return {data.get(), size}; }
-  std::size_t size;
-  std::unique_ptr<std::uint8_t[]> data;
-};
+// exact_buffer is a heap block of exactly n distinct bytes (a vector's storage: ASan knows its
+// size), so any access outside it is a heap overflow a sanitizer reports.
+Bytes exact_buffer(std::size_t n) {
+  Bytes bytes(n);
+  std::iota(bytes.begin(), bytes.end(), std::uint8_t{0xA0});
+  return bytes;
+}
 
 TEST(ByteReader, EveryWidthAtEveryOffsetOfSmallBuffers) {
   for (std::size_t n = 0; n <= 16; ++n) {
-    ExactBuffer buffer(n);
+    Bytes buffer = exact_buffer(n);
     for (const ReadOp& op : kReadOps) {
       for (std::size_t start = 0; start <= n; ++start) {
         SCOPED_TRACE(testing::Message() << op.name << " at " << start << " of " << n);
-        ByteReader r(buffer.span());
+        ByteReader r(buffer);
         r.skip(start);
         ASSERT_TRUE(r.ok());
         const std::uint64_t v = op.read(r);
         if (start + op.width <= n) {
           EXPECT_TRUE(r.ok());
-          EXPECT_EQ(v, expected_value(buffer.data.get() + start, op.width, op.big_endian));
+          EXPECT_EQ(v, expected_value(buffer.data() + start, op.width, op.big_endian));
           EXPECT_EQ(r.offset(), start + op.width);
         } else {
           EXPECT_FALSE(r.ok());
@@ -516,18 +511,18 @@ TEST(ByteReader, EveryWidthAtEveryOffsetOfSmallBuffers) {
 
 TEST(ByteReader, EveryLengthAtEveryOffsetOfSmallBuffers) {
   for (std::size_t n = 0; n <= 16; ++n) {
-    ExactBuffer buffer(n);
+    Bytes buffer = exact_buffer(n);
     for (std::size_t start = 0; start <= n; ++start) {
       for (std::size_t length = 0; length <= n + 1; ++length) {
         SCOPED_TRACE(testing::Message() << length << " bytes at " << start << " of " << n);
         const bool fits = start + length <= n;
-        ByteReader r(buffer.span());
+        ByteReader r(buffer);
         r.skip(start);
         const std::span<const std::uint8_t> view = r.bytes(length);
         EXPECT_EQ(r.ok(), fits);
         EXPECT_EQ(view.size(), fits ? length : 0);
 
-        ByteReader s(buffer.span());
+        ByteReader s(buffer);
         s.skip(start);
         ByteReader child = s.sub(length);
         EXPECT_EQ(s.ok(), fits);
@@ -546,15 +541,16 @@ TEST(ByteReader, EveryVectorAtEveryOffsetOfSmallBuffers) {
         for (std::size_t length = 0; length <= n; ++length) {
           SCOPED_TRACE(testing::Message() << "prefix " << prefix << " at " << start << " length "
                                           << length << " of " << n);
-          ExactBuffer buffer(n);
+          Bytes buffer = exact_buffer(n);
           const bool prefix_fits = start + prefix <= n;
           if (prefix_fits) {
             for (std::size_t i = 0; i < prefix; ++i) {  // the low `prefix` bytes, big-endian
-              buffer.data[start + i] = static_cast<std::uint8_t>(length >> (8 * (prefix - 1 - i)));
+              buffer.data()[start + i] =
+                  static_cast<std::uint8_t>(length >> (8 * (prefix - 1 - i)));
             }
           }
           const bool fits = prefix_fits && start + prefix + length <= n;
-          ByteReader r(buffer.span());
+          ByteReader r(buffer);
           r.skip(start);
           const std::span<const std::uint8_t> body = prefix == 1   ? r.vector8()
                                                      : prefix == 2 ? r.vector16()
@@ -562,7 +558,7 @@ TEST(ByteReader, EveryVectorAtEveryOffsetOfSmallBuffers) {
           EXPECT_EQ(r.ok(), fits);
           EXPECT_EQ(body.size(), fits ? length : 0);
           if (fits) {
-            EXPECT_EQ(body.data(), buffer.data.get() + start + prefix);
+            EXPECT_EQ(body.data(), buffer.data() + start + prefix);
           }
         }
       }
@@ -612,13 +608,13 @@ TEST(ByteWriter, EveryWidthAtEveryOffsetOfSmallBuffers) {
     for (const WriteOp& op : kWriteOps) {
       for (std::size_t start = 0; start <= n; ++start) {
         SCOPED_TRACE(testing::Message() << op.name << " at " << start << " of " << n);
-        ExactBuffer buffer(n);
-        const Bytes before(buffer.data.get(), buffer.data.get() + n);
-        ByteWriter w(buffer.span());
+        Bytes buffer = exact_buffer(n);
+        const Bytes before(buffer.data(), buffer.data() + n);
+        ByteWriter w(buffer);
         w.reserve(start);  // leaves the first `start` bytes as they are
         ASSERT_TRUE(w.ok());
         op.write(w);
-        const Bytes after(buffer.data.get(), buffer.data.get() + n);
+        const Bytes after(buffer.data(), buffer.data() + n);
         if (start + op.width <= n) {
           EXPECT_TRUE(w.ok());
           EXPECT_EQ(w.size(), start + op.width);
