@@ -1,32 +1,27 @@
 // ClientHello (RFC 5246 §7.4.1.2, RFC 6347 §4.2.1).
 #include "wireseal/dtls/handshake/client_hello.h"
 
-#include <algorithm>
-
-#include "handshake/cursor.h"
+#include "common/byte_cursor.h"
 
 namespace wireseal::dtls {
 
-using handshake_detail::Cursor;
-
 Result<ClientHello> parse_client_hello(std::span<const std::uint8_t> body) noexcept {
-  Cursor c(body);
+  ByteReader r(body);
   ClientHello hello{};
-  hello.version = c.u16();
-  const std::span<const std::uint8_t> random = c.take(kHelloRandomSize);
-  // session_id, cookie, cipher_suites, compression_methods and extensions follow; the
-  // record layer needs none of them, but their lengths must still be consistent.
-  (void)c.vector8();
-  (void)c.vector8();
-  (void)c.vector16();
-  (void)c.vector8();
-  if (!c.empty()) {
-    (void)c.vector16();
+  hello.version = r.u16be();
+  r.copy_to(hello.random);
+  // The vectors that follow are read only to be skipped: the record layer needs none of
+  // them, but their lengths must still be consistent.
+  r.vector8();   // session_id
+  r.vector8();   // cookie
+  r.vector16();  // cipher_suites
+  r.vector8();   // compression_methods
+  if (!r.empty()) {
+    r.vector16();  // extensions (absent in a minimal hello)
   }
-  if (!c.ok() || !c.empty()) {
+  if (!r.done()) {
     return Error::kMalformed;
   }
-  std::copy(random.begin(), random.end(), hello.random.begin());
   return hello;
 }
 

@@ -1,12 +1,9 @@
 // The handshake message header and the fragment walk (RFC 6347 §4.2.2).
 #include "wireseal/dtls/handshake/message.h"
 
-#include "handshake/cursor.h"
+#include "common/byte_cursor.h"
 
 namespace wireseal::dtls {
-
-using handshake_detail::load16;
-using handshake_detail::load24;
 
 const char* handshake_name(std::uint8_t msg_type) noexcept {
   switch (static_cast<HandshakeType>(msg_type)) {
@@ -42,22 +39,20 @@ Result<HandshakeFragment> HandshakeReader::next() noexcept {
   if (rest_.empty()) {
     return Error::kBadState;
   }
-  if (rest_.size() < kHandshakeHeaderSize) {
+  ByteReader r(rest_);
+  HandshakeFragment f{};
+  f.msg_type = r.u8();
+  f.length = r.u24be();
+  f.message_seq = r.u16be();
+  f.fragment_offset = r.u24be();
+  f.body = r.vector24();  // fragment_length, then the fragment
+  // A truncated header or fragment, or a fragment reaching past its message, spoils the rest
+  // of the record: nothing after it can be framed with confidence.
+  if (!r.ok() || std::uint64_t{f.fragment_offset} + f.body.size() > f.length) {
     rest_ = {};
     return Error::kMalformed;
   }
-  const std::uint8_t* h = rest_.data();
-  const std::uint32_t length = load24(h + 1);
-  const std::uint32_t offset = load24(h + 6);
-  const std::size_t fragment_length = load24(h + 9);
-  if (fragment_length > rest_.size() - kHandshakeHeaderSize ||
-      std::uint64_t{offset} + fragment_length > length) {
-    rest_ = {};
-    return Error::kMalformed;
-  }
-  HandshakeFragment f{h[0], length, load16(h + 4), offset,
-                      rest_.subspan(kHandshakeHeaderSize, fragment_length)};
-  rest_ = rest_.subspan(kHandshakeHeaderSize + fragment_length);
+  rest_ = r.rest();
   return f;
 }
 

@@ -1,9 +1,7 @@
 // ServerHello (RFC 5246 §7.4.1.3) and the extensions that change the record layer.
 #include "wireseal/dtls/handshake/server_hello.h"
 
-#include <algorithm>
-
-#include "handshake/cursor.h"
+#include "common/byte_cursor.h"
 
 namespace wireseal::dtls {
 namespace {
@@ -13,30 +11,27 @@ constexpr std::uint16_t kExtExtendedMasterSecret = 23;  // RFC 7627
 
 }  // namespace
 
-using handshake_detail::Cursor;
-
 Result<ServerHello> parse_server_hello(std::span<const std::uint8_t> body) noexcept {
-  Cursor c(body);
+  ByteReader r(body);
   ServerHello hello{};
-  hello.version = c.u16();
-  const std::span<const std::uint8_t> random = c.take(kHelloRandomSize);
-  (void)c.vector8();  // session_id
-  hello.cipher_suite = c.u16();
-  (void)c.u8();  // compression_method
-  if (!c.ok()) {
+  hello.version = r.u16be();
+  r.copy_to(hello.random);
+  r.vector8();  // session_id
+  hello.cipher_suite = r.u16be();
+  r.u8();  // compression_method
+  if (!r.ok()) {
     return Error::kMalformed;
   }
-  std::copy(random.begin(), random.end(), hello.random.begin());
-  if (c.empty()) {
+  if (r.empty()) {
     return hello;  // no extensions at all
   }
-  Cursor extensions(c.vector16());
-  if (!c.ok() || !c.empty()) {
+  ByteReader extensions = r.sub_vector16();
+  if (!r.done()) {
     return Error::kMalformed;
   }
   while (!extensions.empty()) {
-    const std::uint16_t type = extensions.u16();
-    (void)extensions.vector16();
+    const std::uint16_t type = extensions.u16be();
+    extensions.vector16();  // extension_data: only the type matters here
     if (!extensions.ok()) {
       return Error::kMalformed;
     }
