@@ -8,6 +8,7 @@
 #include <cstring>
 #include <span>
 
+#include "common/bytes.h"
 #include "wireseal/crypto/aes.h"
 #include "wireseal/result.h"
 
@@ -28,13 +29,6 @@ inline constexpr std::size_t kMaxAesCmKeystream = std::size_t{1} << 20;
 // BenchmarkGenerateCounter measures exactly this).
 inline Iv16 cm_iv(std::span<const std::uint8_t, 14> salt, std::uint32_t ssrc,
                   std::uint64_t index) noexcept {
-  const auto to_be = [](std::uint64_t v) {
-    if constexpr (std::endian::native == std::endian::little) {
-      return __builtin_bswap64(v);
-    } else {
-      return v;
-    }
-  };
   std::uint64_t hi = 0;
   std::memcpy(&hi, salt.data(), 8);
   // Salt bytes 8..13 with bytes 14, 15 zero, assembled in registers: a 6-byte memcpy into a
@@ -50,8 +44,8 @@ inline Iv16 cm_iv(std::span<const std::uint8_t, 14> salt, std::uint32_t ssrc,
   } else {
     lo = std::uint64_t{lo4} << 32 | std::uint64_t{lo2} << 16;
   }
-  hi ^= to_be(ssrc);
-  lo ^= to_be(index << 16);
+  hi ^= to_big_endian64(ssrc);
+  lo ^= to_big_endian64(index << 16);
   Iv16 iv;
   std::memcpy(iv.data(), &hi, 8);
   std::memcpy(iv.data() + 8, &lo, 8);

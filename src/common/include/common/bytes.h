@@ -100,6 +100,11 @@ inline void store_be48(std::uint8_t* p, std::uint64_t v) noexcept {
   store_be32(p + 2, static_cast<std::uint32_t>(v));
 }
 
+// to_big_endian64 converts a 64-bit value held in a register between host order and big-endian
+// order (it is its own inverse): for code that assembles wire words in registers and stores
+// them whole, instead of storing field by field.
+inline std::uint64_t to_big_endian64(std::uint64_t v) noexcept { return detail::to_big_endian(v); }
+
 inline std::uint16_t load_le16(const std::uint8_t* p) noexcept {
   return detail::load_le<std::uint16_t>(p);
 }
