@@ -11,11 +11,6 @@ constexpr std::size_t kRecordHeaderSize = 16;
 constexpr std::uint32_t kMagicMicro = 0xA1B2C3D4;
 constexpr std::uint32_t kMagicNano = 0xA1B23C4D;
 
-std::uint32_t load_le32(const std::uint8_t* p) noexcept {
-  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-         std::uint32_t{p[3]} << 24;
-}
-
 bool known_link_type(std::uint32_t value) noexcept {
   switch (static_cast<LinkType>(value)) {
     case LinkType::kNull:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/byte_cursor.h"
 #include "common/bytes.h"
 #include "packet.h"
 #include "wireseal/io/pcap.h"
@@ -11,15 +12,14 @@ namespace wireseal::io {
 namespace {
 
 constexpr std::size_t kMaxFrame = 65535;
+constexpr std::size_t kGlobalHeaderSize = 24;
+constexpr std::size_t kRecordHeaderSize = 16;
 
-void put_le32(std::vector<std::uint8_t>& out, std::uint32_t v) {
-  for (int shift = 0; shift < 32; shift += 8) {
-    out.push_back(static_cast<std::uint8_t>(v >> shift));
-  }
-}
-void put_le16(std::vector<std::uint8_t>& out, std::uint16_t v) {
-  out.push_back(static_cast<std::uint8_t>(v));
-  out.push_back(static_cast<std::uint8_t>(v >> 8));
+// append grows `out` by n zero bytes and returns a writer over them. The writer views the
+// vector's storage: nothing may grow `out` again while it is in use.
+ByteWriter append(std::vector<std::uint8_t>& out, std::size_t n) {
+  out.resize(out.size() + n);
+  return ByteWriter(std::span<std::uint8_t>(out).last(n));
 }
 
 // udp_checksum covers the pseudo-header (RFC 768 / RFC 8200 §8.1) and the UDP segment.
@@ -43,13 +43,15 @@ PcapWriter::PcapWriter(LinkType link_type) : link_type_(link_type) {
       link_type != LinkType::kIpv4) {
     throw std::invalid_argument("wireseal::io: PcapWriter supports Ethernet and raw IP only");
   }
-  put_le32(bytes_, 0xA1B2C3D4);
-  put_le16(bytes_, 2);  // version 2.4
-  put_le16(bytes_, 4);
-  put_le32(bytes_, 0);  // thiszone
-  put_le32(bytes_, 0);  // sigfigs
-  put_le32(bytes_, kMaxFrame);
-  put_le32(bytes_, static_cast<std::uint32_t>(link_type));
+  // Written little-endian with the microsecond magic; readers take the byte order from it.
+  ByteWriter header = append(bytes_, kGlobalHeaderSize);
+  header.u32le(0xA1B2C3D4);
+  header.u16le(2);  // version 2.4
+  header.u16le(4);
+  header.u32le(0);  // thiszone
+  header.u32le(0);  // sigfigs
+  header.u32le(kMaxFrame);
+  header.u32le(static_cast<std::uint32_t>(link_type));
 }
 
 Status PcapWriter::add_udp(std::uint64_t timestamp_ns, const UdpEndpoint& source,
@@ -105,10 +107,11 @@ Status PcapWriter::add_udp(std::uint64_t timestamp_ns, const UdpEndpoint& source
   std::copy(payload.begin(), payload.end(), udp + 8);
   store_be16(udp + 6, udp_checksum(source, destination, {udp, udp_len}));
 
-  put_le32(bytes_, static_cast<std::uint32_t>(timestamp_ns / 1'000'000'000u));
-  put_le32(bytes_, static_cast<std::uint32_t>(timestamp_ns % 1'000'000'000u / 1000u));
-  put_le32(bytes_, static_cast<std::uint32_t>(frame.size()));
-  put_le32(bytes_, static_cast<std::uint32_t>(frame.size()));
+  ByteWriter record = append(bytes_, kRecordHeaderSize);
+  record.u32le(static_cast<std::uint32_t>(timestamp_ns / 1'000'000'000u));
+  record.u32le(static_cast<std::uint32_t>(timestamp_ns % 1'000'000'000u / 1000u));
+  record.u32le(static_cast<std::uint32_t>(frame.size()));  // captured length
+  record.u32le(static_cast<std::uint32_t>(frame.size()));  // original length
   bytes_.insert(bytes_.end(), frame.begin(), frame.end());
   ++frames_;
   return {};
