@@ -32,42 +32,23 @@ enum class Error : std::uint8_t {
 // to_string returns a short, static, human-readable name for `error`.
 const char* to_string(Error error) noexcept;
 
-namespace detail {
-
-// ResultStorage holds the T or the Error. When T is trivially copyable so is the storage (and
-// Result<T>): its special members are the implicit ones, so a Result<std::size_t> or
-// Result<std::span<...>> is returned in registers like a plain struct, not through memory.
-template <class T, bool = std::is_trivially_copyable_v<T>>
-class ResultStorage {
- protected:
-  explicit ResultStorage(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)
-      : value_(value), has_value_(true) {}
-  explicit ResultStorage(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)
-      : value_(std::move(value)), has_value_(true) {}
-  explicit ResultStorage(Error error) noexcept : error_(error), has_value_(false) {}
-
-  union {
-    T value_;
-    Error error_;
-  };
-  bool has_value_;
-};
-
-// The general case: copies, moves and destroys the T only when it holds one.
+// Result<T> holds either a T or an Error.
 template <class T>
-class ResultStorage<T, false> {
- protected:
-  explicit ResultStorage(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)
+class [[nodiscard]] Result {
+ public:
+  using value_type = T;
+
+  Result(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)  // NOLINT: implicit
       : has_value_(true) {
     ::new (&value_) T(value);
   }
-  explicit ResultStorage(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)
+  Result(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)  // NOLINT: implicit
       : has_value_(true) {
     ::new (&value_) T(std::move(value));
   }
-  explicit ResultStorage(Error error) noexcept : error_(error), has_value_(false) {}
+  Result(Error error) noexcept : error_(error), has_value_(false) {}  // NOLINT: implicit
 
-  ResultStorage(const ResultStorage& other) noexcept(std::is_nothrow_copy_constructible_v<T>)
+  Result(const Result& other) noexcept(std::is_nothrow_copy_constructible_v<T>)
       : has_value_(other.has_value_) {
     if (has_value_) {
       ::new (&value_) T(other.value_);
@@ -75,7 +56,7 @@ class ResultStorage<T, false> {
       error_ = other.error_;
     }
   }
-  ResultStorage(ResultStorage&& other) noexcept(std::is_nothrow_move_constructible_v<T>)
+  Result(Result&& other) noexcept(std::is_nothrow_move_constructible_v<T>)
       : has_value_(other.has_value_) {
     if (has_value_) {
       ::new (&value_) T(std::move(other.value_));
@@ -83,63 +64,46 @@ class ResultStorage<T, false> {
       error_ = other.error_;
     }
   }
-  ResultStorage& operator=(const ResultStorage& other) {
+  Result& operator=(const Result& other) {
     if (this != &other) {
-      this->~ResultStorage();
-      ::new (this) ResultStorage(other);
+      this->~Result();
+      ::new (this) Result(other);
     }
     return *this;
   }
-  ResultStorage& operator=(ResultStorage&& other) noexcept(
-      std::is_nothrow_move_constructible_v<T>) {
+  Result& operator=(Result&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
     if (this != &other) {
-      this->~ResultStorage();
-      ::new (this) ResultStorage(std::move(other));
+      this->~Result();
+      ::new (this) Result(std::move(other));
     }
     return *this;
   }
-  ~ResultStorage() {
+  ~Result() {
     if (has_value_) {
       value_.~T();
     }
   }
 
+  bool has_value() const noexcept { return has_value_; }
+  explicit operator bool() const noexcept { return has_value_; }
+
+  // value / operator* require has_value(); error requires !has_value().
+  T& value() & noexcept { return value_; }
+  const T& value() const& noexcept { return value_; }
+  T&& value() && noexcept { return std::move(value_); }
+  T& operator*() & noexcept { return value_; }
+  const T& operator*() const& noexcept { return value_; }
+  T&& operator*() && noexcept { return std::move(value_); }
+  T* operator->() noexcept { return &value_; }
+  const T* operator->() const noexcept { return &value_; }
+  Error error() const noexcept { return error_; }
+
+ private:
   union {
     T value_;
     Error error_;
   };
   bool has_value_;
-};
-
-}  // namespace detail
-
-// Result<T> holds either a T or an Error (trivially copyable when T is).
-template <class T>
-class [[nodiscard]] Result : private detail::ResultStorage<T> {
-  using Storage = detail::ResultStorage<T>;
-
- public:
-  using value_type = T;
-
-  Result(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)  // NOLINT: implicit
-      : Storage(value) {}
-  Result(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)  // NOLINT: implicit
-      : Storage(std::move(value)) {}
-  Result(Error error) noexcept : Storage(error) {}  // NOLINT: implicit
-
-  bool has_value() const noexcept { return this->has_value_; }
-  explicit operator bool() const noexcept { return this->has_value_; }
-
-  // value / operator* require has_value(); error requires !has_value().
-  T& value() & noexcept { return this->value_; }
-  const T& value() const& noexcept { return this->value_; }
-  T&& value() && noexcept { return std::move(this->value_); }
-  T& operator*() & noexcept { return this->value_; }
-  const T& operator*() const& noexcept { return this->value_; }
-  T&& operator*() && noexcept { return std::move(this->value_); }
-  T* operator->() noexcept { return &this->value_; }
-  const T* operator->() const noexcept { return &this->value_; }
-  Error error() const noexcept { return this->error_; }
 };
 
 // Result<void> is success or an Error; `Status` is its everyday name.
