@@ -1,6 +1,6 @@
 // Result<T> holds a value or an Error, and copies, moves and destroys the T it holds, never an
-// Error. (Making it trivially copyable for trivially copyable T measured slower on 16-byte DTLS
-// seals on this project's machines; see docs/DESIGN.md, Decisions.)
+// Error. (Whether it should be trivially copyable for trivially copyable T is open: see
+// docs/DESIGN.md, Decisions.)
 #include "wireseal/result.h"
 
 #include <gtest/gtest.h>
