@@ -117,7 +117,7 @@ class RecordSealer {
   Result<std::size_t> seal(ContentType type, std::span<const std::uint8_t> plaintext,
                            std::span<std::uint8_t> out) noexcept;
 
-  // RecordSealJob is one record of seal_batch; `status` and `record_len` are written by it.
+  // Job is one record of seal_batch; `status` and `record_len` are written by it.
   struct Job {
     ContentType type;
     std::span<const std::uint8_t> plaintext;

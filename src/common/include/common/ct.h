@@ -38,7 +38,8 @@ inline constexpr bool kFuzzingAcceptsAnyTag = false;
 bool ct_equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
 
 // Constant-time masks: all ones when the condition holds, zero otherwise, without branches.
-// Inputs must be below 2^63 (record lengths and offsets always are).
+// Inputs must be below half the range of size_t: 2^63 on 64-bit targets, 2^31 on 32-bit ones
+// (record lengths and offsets always are).
 inline std::size_t ct_mask_lt(std::size_t a, std::size_t b) noexcept {
   return std::size_t{0} - ((a - b) >> (8 * sizeof(std::size_t) - 1));
 }
