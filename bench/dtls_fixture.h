@@ -16,7 +16,8 @@
 #include "bench/baseline_openssl_dtls.h"
 #include "bench/bench_util.h"
 #include "wireseal/dtls/key_block.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::bench::dtls_bench {
 
@@ -54,12 +55,13 @@ inline constexpr CipherCase kCipherCases[] = {
 // key_block returns a deterministic key block of the right size for `cipher`.
 dtls::KeyBlock key_block(dtls::RecordCipher cipher);
 
-// record_options: the defaults (CBC IVs from the sealer's own AES-CTR generator, 64-record
-// replay window, Backend::kAuto) with the case's MAC order.
-inline dtls::RecordOptions record_options(const CipherCase& c) {
-  dtls::RecordOptions options;
-  options.encrypt_then_mac = c.etm;
-  return options;
+// sealer_options / opener_options: the defaults (CBC IVs from the sealer's own AES-CTR
+// generator, 64-record replay window, Backend::kAuto) with the case's MAC order.
+inline dtls::RecordSealerOptions sealer_options(const CipherCase& c) {
+  return {.encrypt_then_mac = c.etm};
+}
+inline dtls::RecordOpenerOptions opener_options(const CipherCase& c) {
+  return {.encrypt_then_mac = c.etm};
 }
 
 // WiresealSealer / OpenSslSealer: seal(n, record) protects the n plaintext bytes at
@@ -67,7 +69,7 @@ inline dtls::RecordOptions record_options(const CipherCase& c) {
 class WiresealSealer {
  public:
   WiresealSealer(const CipherCase& c, const dtls::DirectionKeys& keys)
-      : sealer_(c.cipher, keys, kEpoch, record_options(c), kFirstSequence) {}
+      : sealer_(c.cipher, keys, kEpoch, sealer_options(c), kFirstSequence) {}
   std::size_t payload_offset() const noexcept { return sealer_.payload_offset(); }
   std::size_t sealed_size(std::size_t n) const noexcept { return sealer_.sealed_size(n); }
   bool seal(std::size_t n, std::span<std::uint8_t> record) noexcept {
@@ -97,7 +99,7 @@ class OpenSslSealer {
 class WiresealOpener {
  public:
   WiresealOpener(const CipherCase& c, const dtls::DirectionKeys& keys)
-      : opener_(c.cipher, keys, kEpoch, record_options(c)) {}
+      : opener_(c.cipher, keys, kEpoch, opener_options(c)) {}
   bool open(std::span<std::uint8_t> record) noexcept { return opener_.open(record).has_value(); }
   // open_plaintext returns the plaintext view (empty on failure), for the interop check.
   std::span<const std::uint8_t> open_plaintext(std::span<std::uint8_t> record) noexcept {

@@ -38,7 +38,7 @@ constexpr CipherCase kCipherCases[] = {
 // TransformBuffers: a message sealed once at set-up (so open has a valid tag), and an output.
 struct TransformBuffers {
   TransformBuffers(const CipherCase& c, std::size_t size)
-      : key(pattern(smb::cipher_key_length(c.cipher), 7)),
+      : key(pattern(smb::info(c.cipher).key_len, 7)),
         message(pattern(size, 3)),
         sealed(smb::kTransformHeaderSize + size),
         out(smb::kTransformHeaderSize + size) {
@@ -69,8 +69,8 @@ bool evp_seal(openssl::Aead& aead, Cipher cipher, std::uint64_t& counter, const 
   std::memcpy(p + 40, flags_reserved, 4);
   std::memcpy(p + 44, &kSessionId, 8);
   const std::span<const std::uint8_t> header(p, smb::kTransformHeaderSize);
-  return aead.seal(header.subspan(20, smb::cipher_nonce_length(cipher)), header.subspan(20),
-                   message, std::span<std::uint8_t>(out).subspan(smb::kTransformHeaderSize),
+  return aead.seal(header.subspan(20, smb::info(cipher).nonce_len), header.subspan(20), message,
+                   std::span<std::uint8_t>(out).subspan(smb::kTransformHeaderSize),
                    std::span<std::uint8_t>(out).subspan(4, 16));
 }
 
@@ -82,7 +82,7 @@ void register_transform(const CipherCase& c) {
       [c](std::size_t size) {
         return timed(
             [b = TransformBuffers(c, size),
-             sealer = smb::TransformSealer(c.cipher, pattern(smb::cipher_key_length(c.cipher), 7),
+             sealer = smb::TransformSealer(c.cipher, pattern(smb::info(c.cipher).key_len, 7),
                                            kSessionId)]() mutable noexcept {
               pin(b.message);
               const bool ok = sealer.seal(b.message, b.out).has_value();
@@ -97,8 +97,8 @@ void register_transform(const CipherCase& c) {
       [c](std::size_t size) {
         return timed(
             [b = TransformBuffers(c, size),
-             aead = openssl::Aead(c.evp_name, pattern(smb::cipher_key_length(c.cipher), 7), 16,
-                                  smb::cipher_nonce_length(c.cipher)),
+             aead = openssl::Aead(c.evp_name, pattern(smb::info(c.cipher).key_len, 7), 16,
+                                  smb::info(c.cipher).nonce_len),
              counter = std::uint64_t{1}, c]() mutable noexcept {
               pin(b.message);
               const bool ok = evp_seal(aead, c.cipher, counter, b.message, b.out);
@@ -113,10 +113,10 @@ void register_transform(const CipherCase& c) {
       [c](std::size_t size) {
         return timed(
             [b = TransformBuffers(c, size),
-             opener = smb::TransformOpener(c.cipher, pattern(smb::cipher_key_length(c.cipher), 7),
+             opener = smb::TransformOpener(c.cipher, pattern(smb::info(c.cipher).key_len, 7),
                                            kSessionId)]() mutable noexcept {
               pin(b.sealed);
-              const bool ok = opener.open_to(b.sealed, b.out).has_value();
+              const bool ok = opener.open(b.sealed, b.out).has_value();
               pin(b.out);
               return ok;
             },
@@ -128,8 +128,8 @@ void register_transform(const CipherCase& c) {
       [c](std::size_t size) {
         return timed(
             [b = TransformBuffers(c, size),
-             aead = openssl::Aead(c.evp_name, pattern(smb::cipher_key_length(c.cipher), 7), 16,
-                                  smb::cipher_nonce_length(c.cipher)),
+             aead = openssl::Aead(c.evp_name, pattern(smb::info(c.cipher).key_len, 7), 16,
+                                  smb::info(c.cipher).nonce_len),
              c]() mutable noexcept {
               pin(b.sealed);
               const std::span<const std::uint8_t> t(b.sealed);
@@ -137,7 +137,7 @@ void register_transform(const CipherCase& c) {
               std::memcpy(&sid, t.data() + 44, 8);
               const bool ok =
                   sid == kSessionId &&
-                  aead.open(t.subspan(20, smb::cipher_nonce_length(c.cipher)), t.subspan(20, 32),
+                  aead.open(t.subspan(20, smb::info(c.cipher).nonce_len), t.subspan(20, 32),
                             t.subspan(smb::kTransformHeaderSize), b.out, t.subspan(4, 16));
               pin(b.out);
               return ok;

@@ -13,7 +13,8 @@
 #include "fuzz_crypto.h"
 #include "fuzz_input.h"
 #include "fuzz_keys.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::fuzz {
 
@@ -21,7 +22,7 @@ inline constexpr std::size_t kRecordCipherCount = 14;
 
 struct DtlsSetup {
   dtls::RecordCipher cipher = dtls::RecordCipher::kAes128Gcm;
-  dtls::RecordOptions options;  // `random` stays empty: targets inject a CounterRandom
+  dtls::RecordSealerOptions options;  // `random` stays empty: targets inject a CounterRandom
   std::uint16_t epoch = 0;
   std::uint64_t first_sequence = 0;
   std::uint64_t iv_seed = 0;
@@ -95,7 +96,7 @@ inline void write_dtls_setup(FuzzScript& out, const DtlsSetupScript& s) {
 // make_sealer / make_opener key the set-up's direction (client write) of the fixed key block.
 inline dtls::RecordSealer make_sealer(const DtlsSetup& s, const dtls::KeyBlock& kb,
                                       RandomSource random) {
-  dtls::RecordOptions o = s.options;
+  dtls::RecordSealerOptions o = s.options;
   o.random = random;
   return dtls::RecordSealer(s.cipher, kb.keys(dtls::Direction::kClientWrite), s.epoch, o,
                             s.first_sequence);
@@ -113,8 +114,9 @@ inline bool sealer_accepts(const DtlsSetup& s, const dtls::KeyBlock& kb) {
 }
 
 inline dtls::RecordOpener make_opener(const DtlsSetup& s, const dtls::KeyBlock& kb) {
-  dtls::RecordOptions o = s.options;
-  o.cid_padding = 0;
+  const dtls::RecordOpenerOptions o{.encrypt_then_mac = s.options.encrypt_then_mac,
+                                    .cid = s.options.cid,
+                                    .backend = s.options.backend};
   return dtls::RecordOpener(s.cipher, kb.keys(dtls::Direction::kClientWrite), s.epoch, o);
 }
 

@@ -40,7 +40,7 @@ Bytes datagram(std::size_t sel, std::size_t cid_padding, const std::vector<Recor
   const fuzz::DtlsConfig config = fuzz::dtls_config(static_cast<std::uint8_t>(sel));
   const dtls::KeyBlock kb = fuzz::dtls_key_block(config.cipher);
   std::uint64_t counter = 0;
-  dtls::RecordOptions options = fuzz::dtls_options(config);
+  dtls::RecordSealerOptions options = fuzz::dtls_options(config);
   options.random = {counter_fill, &counter};
   options.cid_padding = config.cid_len != 0 ? cid_padding : 0;
   Bytes input{static_cast<std::uint8_t>(sel)};

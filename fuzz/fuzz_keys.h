@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::fuzz {
 
@@ -35,8 +36,8 @@ inline dtls::KeyBlock dtls_key_block(dtls::RecordCipher cipher) {
   return *dtls::KeyBlock::from_bytes(cipher, bytes);
 }
 
-inline dtls::RecordOptions dtls_options(const DtlsConfig& c) {
-  dtls::RecordOptions o;
+inline dtls::RecordSealerOptions dtls_options(const DtlsConfig& c) {
+  dtls::RecordSealerOptions o;
   o.encrypt_then_mac = c.encrypt_then_mac;
   const std::uint8_t cid[4] = {0xc1, 0xd2, 0xe3, 0xf4};
   o.cid = dtls::ConnectionId({cid, c.cid_len});

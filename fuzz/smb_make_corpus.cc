@@ -71,9 +71,9 @@ void transform_and_framing_seeds(const std::filesystem::path& root) {
   Bytes stream{3};
   for (std::size_t sel = 0; sel < 4; ++sel) {
     const smb::Cipher c = fuzz::kSmbCiphers[sel];
-    const auto k = std::span(key).first(smb::cipher_key_length(c));
-    smb::TransformSealer sealer(c, k, fuzz::kSmbSessionId, {fixed_fill, nullptr});
-    smb::TransformSealer other(c, k, fuzz::kSmbSessionId + 1, {fixed_fill, nullptr});
+    const auto k = std::span(key).first(smb::info(c).key_len);
+    smb::TransformSealer sealer(c, k, fuzz::kSmbSessionId, {.random = {fixed_fill, nullptr}});
+    smb::TransformSealer other(c, k, fuzz::kSmbSessionId + 1, {.random = {fixed_fill, nullptr}});
     const std::string prefix = "seed-" + std::to_string(sel) + "-";
     for (const std::size_t count : {1u, 3u}) {
       const Bytes message = chain_of(count, 13);

@@ -4,8 +4,8 @@
 // below(8192) (0 is refused), the message bytes.
 //
 // Seal must fail only as documented (length 0, nonce counter used up), write a header that
-// decodes to this session, size and counter, and both open (in place) and open_to must return
-// the message; one byte less must be rejected as malformed.
+// decodes to this session, size and counter, and open in place, into a disjoint buffer and into its
+// own buffer must all return the message; one byte less must be rejected as malformed.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -44,7 +44,7 @@ Result<std::size_t> seal(smb::TransformSealer& sealer, const std::vector<std::ui
   if (in_place) {
     std::copy(message.begin(), message.end(),
               std::span<std::uint8_t>(out).subspan(smb::kTransformHeaderSize).begin());
-    return sealer.seal_in_place(out, message.size());
+    return sealer.seal(out, message.size());
   }
   return sealer.seal(message, out);
 }
@@ -79,13 +79,19 @@ void round_trip(smb::TransformSealer& sealer, smb::TransformOpener& opener, bool
   check_header(sealed, sealer, message.size(), counter);
 
   std::vector<std::uint8_t> out(message.size());
-  const Result<std::span<std::uint8_t>> a = opener.open_to(sealed, out);
+  const Result<std::span<std::uint8_t>> a = opener.open(sealed, out);
   require(a && std::equal(a->begin(), a->end(), message.begin(), message.end()),
-          "open_to returns the message");
+          "open into a disjoint buffer returns the message");
+  std::vector<std::uint8_t> same = sealed;
+  const Result<std::span<std::uint8_t>> front =
+      opener.open(std::span<const std::uint8_t>(same), std::span<std::uint8_t>(same));
+  require(front && front->data() == same.data() &&
+              std::equal(front->begin(), front->end(), message.begin(), message.end()),
+          "open into the message's own buffer returns the message at its start");
   const std::span<const std::uint8_t> shorter =
       std::span<const std::uint8_t>(sealed).first(sealed.size() - 1);
   std::vector<std::uint8_t> short_out(message.size());
-  const Result<std::span<std::uint8_t>> s = opener.open_to(shorter, short_out);
+  const Result<std::span<std::uint8_t>> s = opener.open(shorter, short_out);
   require(!s && s.error() == Error::kMalformed, "a truncated message is malformed");
   const Result<std::span<std::uint8_t>> b = opener.open(sealed);
   require(b && std::equal(b->begin(), b->end(), message.begin(), message.end()),
@@ -100,14 +106,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::array<std::uint8_t, 32> key{};
   in.fill(key);
   const std::span<const std::uint8_t> k =
-      std::span<const std::uint8_t>(key).first(smb::cipher_key_length(cipher));
+      std::span<const std::uint8_t>(key).first(smb::info(cipher).key_len);
   const std::uint64_t session_id = in.u64();
   const std::uint64_t first_counter = in.flag() ? in.u64() : 0;
   fuzz::CounterRandom random(in.u64());
   const crypto::Backend backend = fuzz::pick_backend(in, {primitive(cipher)});
-  smb::TransformSealer sealer(cipher, k, session_id, random.source(),
-                              smb::TransformOptions{first_counter, backend});
-  smb::TransformOpener opener(cipher, k, session_id, backend);
+  smb::TransformSealer sealer(
+      cipher, k, session_id,
+      {.random = random.source(), .first_counter = first_counter, .backend = backend});
+  smb::TransformOpener opener(cipher, k, session_id, {.backend = backend});
   bool exhausted = false;
   while (!in.empty()) {
     round_trip(sealer, opener, exhausted, in);

@@ -41,7 +41,7 @@ inline void require_same_counters_and_streams(const Twins& t) {
   const srtp::DropCounters& a = t.batch.drop_counters();
   const srtp::DropCounters& b = t.single.drop_counters();
   require(a.auth == b.auth && a.replay == b.replay && a.malformed == b.malformed &&
-              a.unknown_ssrc == b.unknown_ssrc,
+              a.wrong_context == b.wrong_context,
           "batch and single drop counters agree");
   require(t.batch.stream_count() == t.single.stream_count(),
           "batch and single hold the same streams");

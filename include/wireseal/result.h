@@ -13,7 +13,8 @@
 namespace wireseal {
 
 // Error is the compact reason a packet-path operation failed. Each value has protocol meaning;
-// callers count drops by reason rather than parsing strings.
+// callers count drops by reason rather than parsing strings. error_origin() says whose fault
+// each one is.
 enum class Error : std::uint8_t {
   kBufferTooSmall = 1,  // an output span cannot hold the result; nothing was written
   kAliasing,            // input and output overlap without being identical
@@ -22,12 +23,33 @@ enum class Error : std::uint8_t {
   kAuthFailed,          // tag, MAC or padding check failed (never says which)
   kReplay,              // already seen or too old for the replay window
   kSequenceExhausted,   // sealing would reuse a sequence number / nonce
-  kKeyLimit,            // usage limit of the key reached
+  kKeyLimit,            // usage limit of the key reached: re-key
   kUnsupported,         // algorithm or feature not available in this build / on this CPU
   kBadState,            // operation not valid in the object's current state
-  kUnknownStream,       // no stream/session for this identifier (SSRC, session ID) and none may be
-                        // created
+  kWrongContext,        // the input belongs to a context this object does not hold: another
+                        // DTLS epoch, another SMB SessionId, an SSRC with no stream (and none
+                        // may be created)
+  kTableFull,           // a fixed-capacity table (SRTP streams) has no room for another entry
+  kOutOfMemory,         // set-up (a create() factory) could not allocate
 };
+
+// ErrorOrigin says who has to act on an error. kPeer: the input bytes were bad (malformed,
+// forged, replayed, or meant for another context) — drop the packet, count it, carry on.
+// kCaller: this call or this object's state was wrong (buffers, arguments, exhausted keys or
+// sequence space, a full table) — the program must change what it does.
+enum class ErrorOrigin : std::uint8_t { kCaller, kPeer };
+
+constexpr ErrorOrigin error_origin(Error error) noexcept {
+  switch (error) {
+    case Error::kMalformed:
+    case Error::kAuthFailed:
+    case Error::kReplay:
+    case Error::kWrongContext:
+      return ErrorOrigin::kPeer;
+    default:
+      return ErrorOrigin::kCaller;
+  }
+}
 
 // to_string returns a short, static, human-readable name for `error`.
 const char* to_string(Error error) noexcept;
@@ -123,5 +145,37 @@ class [[nodiscard]] Result<void> {
 };
 
 using Status = Result<void>;
+
+// DropCounters count the inputs an opener (DTLS RecordOpener, SRTP Session, SMB SecureChannel)
+// rejected, by reason, for monitoring (RFC 6347 §4.1.2.7 asks DTLS to drop bad records
+// silently; counting them is how an operator still sees an attack or a misrouted flow).
+struct DropCounters {
+  std::uint64_t malformed = 0;      // kMalformed, and caller-side errors of an open call
+  std::uint64_t auth = 0;           // kAuthFailed: bad tag, MAC, padding or MKI
+  std::uint64_t replay = 0;         // kReplay
+  std::uint64_t wrong_context = 0;  // kWrongContext (epoch, SessionId, SSRC), kTableFull
+
+  // count adds one drop for `error`.
+  constexpr void count(Error error) noexcept {
+    switch (error) {
+      case Error::kAuthFailed:
+        ++auth;
+        break;
+      case Error::kReplay:
+        ++replay;
+        break;
+      case Error::kWrongContext:
+      case Error::kTableFull:
+        ++wrong_context;
+        break;
+      default:
+        ++malformed;
+        break;
+    }
+  }
+  constexpr std::uint64_t total() const noexcept {
+    return malformed + auth + replay + wrong_context;
+  }
+};
 
 }  // namespace wireseal

@@ -24,8 +24,12 @@ const char* to_string(Error error) noexcept {
       return "unsupported";
     case Error::kBadState:
       return "bad state";
-    case Error::kUnknownStream:
-      return "unknown stream";
+    case Error::kWrongContext:
+      return "not for this context";
+    case Error::kTableFull:
+      return "table full";
+    case Error::kOutOfMemory:
+      return "out of memory";
   }
   return "unknown error";
 }

@@ -1,10 +1,20 @@
 #include "wireseal/dtls/record.h"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/bytes.h"
+#include "record_layout.h"
 
 namespace wireseal::dtls {
+
+ConnectionId::ConnectionId(std::span<const std::uint8_t> bytes) : len_(bytes.size()) {
+  if (bytes.size() > kMaxCidLength) {
+    throw std::invalid_argument("wireseal::dtls: connection ID longer than 255 bytes");
+  }
+  std::copy(bytes.begin(), bytes.end(), bytes_.begin());
+}
 
 Result<RecordView> parse_record(std::span<const std::uint8_t> bytes, std::size_t cid_len) noexcept {
   if (bytes.size() < kHeaderSize) {
@@ -50,16 +60,17 @@ Result<RecordView> DatagramReader::next() noexcept {
 void write_header(ContentType type, std::uint16_t version, std::uint16_t epoch,
                   std::uint64_t sequence, std::span<const std::uint8_t> cid, std::uint16_t length,
                   std::uint8_t* out) noexcept {
-  out[0] = static_cast<std::uint8_t>(cid.empty() ? type : ContentType::kTls12Cid);
-  store_be16(out + 1, version);
   // epoch (16 bits) and sequence (48 bits) form one big-endian 64-bit field.
-  store_be64(out + 3, std::uint64_t{epoch} << 48 | (sequence & kMaxSequence));
-  std::size_t pos = 11;
-  if (!cid.empty()) {
-    std::memcpy(out + pos, cid.data(), cid.size());
-    pos += cid.size();
+  const std::uint64_t epoch_seq = detail::epoch_seq(epoch, sequence & kMaxSequence);
+  if (cid.empty()) {
+    detail::write_header_without_cid(type, version, epoch_seq, length, out);
+    return;
   }
-  store_be16(out + pos, length);
+  out[0] = static_cast<std::uint8_t>(ContentType::kTls12Cid);
+  store_be16(out + 1, version);
+  store_be64(out + 3, epoch_seq);
+  std::memcpy(out + 11, cid.data(), cid.size());
+  store_be16(out + 11 + cid.size(), length);
 }
 
 }  // namespace wireseal::dtls

@@ -5,6 +5,7 @@
 
 #include "common/bytes.h"
 #include "common/ct.h"
+#include "record_layout.h"
 #include "wireseal/random.h"
 
 namespace wireseal::dtls::detail {
@@ -91,29 +92,21 @@ void RecordCrypto::nonce(std::uint64_t epoch_seq, const std::uint8_t* explicit_n
 std::size_t build_aad(std::uint64_t epoch_seq, ContentType type, std::uint16_t version,
                       std::span<const std::uint8_t> cid, std::size_t length,
                       std::uint8_t* out) noexcept {
-  std::size_t pos = 0;
   if (cid.empty()) {
-    store_be64(out, epoch_seq);
-    out[8] = static_cast<std::uint8_t>(type);
-    pos = 9;
-  } else {
-    // RFC 9146 §5: seq_num_placeholder (8 x 0xff), tls12_cid, cid_length, tls12_cid.
-    std::memset(out, 0xff, 8);
-    out[8] = static_cast<std::uint8_t>(ContentType::kTls12Cid);
-    out[9] = static_cast<std::uint8_t>(cid.size());
-    out[10] = static_cast<std::uint8_t>(ContentType::kTls12Cid);
-    pos = 11;
+    aad_without_cid(epoch_seq, type, version, static_cast<std::uint16_t>(length), out);
+    return 13;
   }
-  store_be16(out + pos, version);
-  pos += 2;
-  if (!cid.empty()) {
-    store_be64(out + pos, epoch_seq);
-    pos += 8;
-    std::memcpy(out + pos, cid.data(), cid.size());
-    pos += cid.size();
-  }
-  store_be16(out + pos, static_cast<std::uint16_t>(length));
-  return pos + 2;
+  // RFC 9146 §5: seq_num_placeholder (8 x 0xff), tls12_cid, cid_length, tls12_cid, version,
+  // epoch|sequence, cid, length.
+  std::memset(out, 0xff, 8);
+  out[8] = static_cast<std::uint8_t>(ContentType::kTls12Cid);
+  out[9] = static_cast<std::uint8_t>(cid.size());
+  out[10] = static_cast<std::uint8_t>(ContentType::kTls12Cid);
+  store_be16(out + 11, version);
+  store_be64(out + 13, epoch_seq);
+  std::memcpy(out + 21, cid.data(), cid.size());
+  store_be16(out + 21 + cid.size(), static_cast<std::uint16_t>(length));
+  return 23 + cid.size();
 }
 
 }  // namespace wireseal::dtls::detail

@@ -85,12 +85,12 @@ Result<std::optional<Response>> ClientEngine::poll() noexcept {
     }
     const Incoming& m = **in;
     if (!m.header.is_response()) {
-      ++channel_.counters().malformed;
+      channel_.counters().dropped.count(Error::kMalformed);
       return Error::kMalformed;
     }
     std::size_t i = find_slot(m.header.message_id);
     if (i == kNoSlot) {
-      ++channel_.counters().replayed;
+      channel_.counters().dropped.count(Error::kReplay);
       return Error::kReplay;
     }
     const std::uint32_t granted = m.header.credits;

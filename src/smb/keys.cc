@@ -40,7 +40,7 @@ Status smb3_kdf(std::span<const std::uint8_t> key, std::span<const std::uint8_t>
 Result<SessionKeys> derive_session_keys(Dialect dialect, Cipher cipher,
                                         std::span<const std::uint8_t> session_key,
                                         std::span<const std::uint8_t> preauth_hash) noexcept {
-  const bool aes256 = cipher_key_length(cipher) == 32;
+  const bool aes256 = info(cipher).key_len == 32;
   if (session_key.size() < kAes128KeySize) {
     return Error::kInvalidArgument;
   }
@@ -51,7 +51,7 @@ Result<SessionKeys> derive_session_keys(Dialect dialect, Cipher cipher,
     std::copy(session_key_128.begin(), session_key_128.end(), keys.signing.begin());
     return keys;
   }
-  keys.cipher_key_len = cipher_key_length(cipher);
+  keys.cipher_key_len = info(cipher).key_len;
   // The cipher keys of AES-256 come from the full session key (32 bytes with Kerberos);
   // everything else from the 16-byte SessionKey.
   std::span<const std::uint8_t> cipher_kdk = session_key_128;

@@ -53,14 +53,12 @@ SecureChannel::SecureChannel(const SessionConfig& config)
     }
     const auto mine = client ? keys.client_to_server_key() : keys.server_to_client_key();
     const auto peer = client ? keys.server_to_client_key() : keys.client_to_server_key();
-    if (config.encryption_nonces != nullptr) {
-      sealer_.emplace(config.cipher, mine, config.session_id, config.encryption_nonces,
-                      config.backend);
-    } else {
-      sealer_.emplace(config.cipher, mine, config.session_id, config.random,
-                      TransformOptions{.backend = config.backend});
-    }
-    opener_.emplace(config.cipher, peer, config.session_id, config.backend);
+    sealer_.emplace(config.cipher, mine, config.session_id,
+                    TransformSealerOptions{.nonces = config.encryption_nonces,
+                                           .random = config.random,
+                                           .backend = config.backend});
+    opener_.emplace(config.cipher, peer, config.session_id,
+                    TransformOpenerOptions{.backend = config.backend});
   } else if (config.protection == Protection::kSigned) {
     signer_.emplace(signing_for(config), keys.signing, config.backend);
   }
@@ -135,8 +133,8 @@ Result<std::span<const std::uint8_t>> SecureChannel::finish(
     std::size_t message_len, std::span<const std::uint8_t> /*external*/) noexcept {
   std::size_t frame_len = message_len;
   if (sealer_) {
-    const Result<std::size_t> sealed = sealer_->seal_in_place(
-        std::span<std::uint8_t>(out_).subspan(kFramePrefixSize), message_len);
+    const Result<std::size_t> sealed =
+        sealer_->seal(std::span<std::uint8_t>(out_).subspan(kFramePrefixSize), message_len);
     if (!sealed) {
       return sealed.error();
     }
@@ -153,7 +151,7 @@ Result<std::optional<Incoming>> SecureChannel::receive() noexcept {
   }
   const Result<std::optional<std::span<std::uint8_t>>> frame = pump_.next();
   if (!frame) {
-    ++counters_.malformed;
+    counters_.dropped.count(frame.error());
     return frame.error();
   }
   if (!frame->has_value()) {
@@ -163,12 +161,12 @@ Result<std::optional<Incoming>> SecureChannel::receive() noexcept {
   const std::span<std::uint8_t> bytes = **frame;
   if (is_transform_message(bytes)) {
     if (!opener_) {
-      ++counters_.auth_failed;  // encrypted traffic on a session with no cipher keys
+      counters_.dropped.count(Error::kAuthFailed);  // encrypted, but the session has no keys
       return Error::kAuthFailed;
     }
     const Result<std::span<std::uint8_t>> plain = opener_->open(bytes);
     if (!plain) {
-      ++(plain.error() == Error::kMalformed ? counters_.malformed : counters_.auth_failed);
+      counters_.dropped.count(plain.error());
       return plain.error();
     }
     chain_ = ChainCursor(*plain);
@@ -177,7 +175,7 @@ Result<std::optional<Incoming>> SecureChannel::receive() noexcept {
   }
   if (opener_) {
     // §3.2.5.1.1 / §3.3.5.2.1: once a session encrypts, unencrypted messages are refused.
-    ++counters_.auth_failed;
+    counters_.dropped.count(Error::kAuthFailed);
     return Error::kAuthFailed;
   }
   chain_ = ChainCursor(bytes);
@@ -188,22 +186,25 @@ Result<std::optional<Incoming>> SecureChannel::receive() noexcept {
 Result<std::optional<Incoming>> SecureChannel::next_in_chain() noexcept {
   const Result<std::span<std::uint8_t>> message = chain_.next();
   if (!message) {
-    ++counters_.malformed;
+    counters_.dropped.count(Error::kMalformed);
     return Error::kMalformed;
   }
   const Result<Smb2Header> header = decode_header(*message);
   if (!header) {
     chain_ = ChainCursor();
-    ++counters_.malformed;
+    counters_.dropped.count(Error::kMalformed);
     return Error::kMalformed;
   }
   if (signer_) {
     // §3.2.5.1.3: verify before acting on anything in the message; the signature also binds
     // the SessionId, checked so a message signed for another session cannot be spliced in.
-    if (header->session_id != config_.session_id || !signer_->verify(*message)) {
+    const Error rejected = header->session_id != config_.session_id ? Error::kWrongContext
+                           : !signer_->verify(*message)             ? Error::kAuthFailed
+                                                                    : Error{};
+    if (rejected != Error{}) {
       chain_ = ChainCursor();
-      ++counters_.auth_failed;
-      return Error::kAuthFailed;
+      counters_.dropped.count(rejected);
+      return rejected;
     }
   }
   return std::optional<Incoming>{

@@ -7,25 +7,26 @@
 #include <utility>
 
 #include "common/bytes.h"
+#include "common/create.h"
 #include "common/ct.h"
+#include "transform_fields.h"
 
 namespace wireseal::smb {
 namespace {
 
-constexpr std::uint8_t kTransformProtocolId[4] = {0xFD, 'S', 'M', 'B'};
 constexpr std::size_t kCounterSize = 8;
 constexpr std::size_t kOriginalSizeOffset = 36;
 constexpr std::size_t kFlagsOffset = 42;
 constexpr std::size_t kSessionIdOffset = 44;
 
 crypto::Aead make_aead(Cipher cipher, std::span<const std::uint8_t> key, crypto::Backend backend) {
-  if (key.size() != cipher_key_length(cipher)) {
+  const CipherInfo& c = info(cipher);
+  if (key.size() != c.key_len) {
     throw std::invalid_argument("wireseal::smb: cipher key has the wrong length");
   }
-  return crypto::Aead(aead_algorithm(cipher), key,
-                      crypto::AeadOptions{.tag_len = kTransformTagSize,
-                                          .nonce_len = cipher_nonce_length(cipher),
-                                          .backend = backend});
+  return crypto::Aead(
+      c.aead, key,
+      crypto::AeadOptions{.tag_len = c.tag_len, .nonce_len = c.nonce_len, .backend = backend});
 }
 
 // random_first_counter is a uniformly random counter below 2^63: at least 2^63 nonces remain.
@@ -42,7 +43,7 @@ TransformNonces::TransformNonces(Cipher cipher, RandomSource random,
     : cipher_(cipher), counter_(first_counter ? *first_counter : random_first_counter(random)) {
   // Uniqueness under the key comes from the counter; the random salt (and the random start)
   // keep apart the nonces of sources wrongly made twice for one key.
-  random(std::span<std::uint8_t>(salt_).first(cipher_nonce_length(cipher) - kCounterSize));
+  random(std::span<std::uint8_t>(salt_).first(info(cipher).nonce_len - kCounterSize));
 }
 
 Status TransformNonces::next(std::span<std::uint8_t, kTransformNonceSize> out) noexcept {
@@ -53,38 +54,48 @@ Status TransformNonces::next(std::span<std::uint8_t, kTransformNonceSize> out) n
       return Error::kSequenceExhausted;
     }
   } while (!counter_.compare_exchange_weak(counter, counter + 1, std::memory_order_relaxed));
-  const std::size_t nonce_len = cipher_nonce_length(cipher_);
+  const std::size_t nonce_len = info(cipher_).nonce_len;
   store_le64(out.data(), counter);
   std::memcpy(out.data() + kCounterSize, salt_.data(), nonce_len - kCounterSize);
   std::memset(out.data() + nonce_len, 0, kTransformNonceSize - nonce_len);
   return {};
 }
 
-TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> key,
-                                 std::uint64_t session_id, RandomSource random,
-                                 TransformOptions options)
-    : TransformSealer(cipher, key, session_id,
-                      std::make_shared<TransformNonces>(cipher, random, options.first_counter),
-                      options.backend) {}
+namespace {
 
-TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> key,
-                                 std::uint64_t session_id, std::shared_ptr<TransformNonces> nonces,
-                                 crypto::Backend backend)
-    : aead_(make_aead(cipher, key, backend)),
-      cipher_(cipher),
-      session_id_(session_id),
-      nonces_(std::move(nonces)) {
-  if (nonces_ == nullptr || nonces_->cipher() != cipher) {
-    throw std::invalid_argument("wireseal::smb: a sealer needs its key's nonces, of its cipher");
+std::shared_ptr<TransformNonces> nonces_for(Cipher cipher, TransformSealerOptions& options) {
+  if (options.nonces == nullptr) {
+    return std::make_shared<TransformNonces>(cipher, options.random, options.first_counter);
   }
+  if (options.nonces->cipher() != cipher || options.first_counter) {
+    throw std::invalid_argument(
+        "wireseal::smb: shared nonces must be of the sealer's cipher, and keep their counter");
+  }
+  return std::move(options.nonces);
 }
 
-Result<std::size_t> TransformSealer::seal_in_place(std::span<std::uint8_t> buffer,
-                                                   std::size_t message_len) noexcept {
+}  // namespace
+
+TransformSealer::TransformSealer(Cipher cipher, std::span<const std::uint8_t> key,
+                                 std::uint64_t session_id, TransformSealerOptions options)
+    : aead_(make_aead(cipher, key, options.backend)),
+      cipher_(cipher),
+      session_id_(session_id),
+      nonces_(nonces_for(cipher, options)) {}
+
+Result<TransformSealer> TransformSealer::create(Cipher cipher, std::span<const std::uint8_t> key,
+                                                std::uint64_t session_id,
+                                                TransformSealerOptions options) noexcept {
+  return wireseal::detail::try_create<TransformSealer>(cipher, key, session_id, std::move(options));
+}
+
+Result<std::size_t> TransformSealer::seal(std::span<std::uint8_t> buffer,
+                                          std::size_t message_len) noexcept {
   if (buffer.size() < kTransformHeaderSize || buffer.size() - kTransformHeaderSize < message_len) {
     return Error::kBufferTooSmall;
   }
-  return seal(buffer.subspan(kTransformHeaderSize, message_len), buffer);
+  return seal(std::span<const std::uint8_t>(buffer.subspan(kTransformHeaderSize, message_len)),
+              buffer);
 }
 
 //    0        4              20                   36       40   42     44        52
@@ -102,7 +113,7 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
   std::uint8_t* p = out.data();
   std::uint8_t* ciphertext = p + kTransformHeaderSize;
   if (message.data() != ciphertext &&
-      detail::overlaps(message.data(), n, p, kTransformHeaderSize + n)) {
+      wireseal::detail::overlaps(message.data(), n, p, kTransformHeaderSize + n)) {
     return Error::kAliasing;
   }
   // §3.1.4.3: the nonce MUST NOT be used for any other message of the session. It is
@@ -110,12 +121,9 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
   if (Status s = nonces_->next(out.subspan<kTransformNonceOffset, kTransformNonceSize>()); !s) {
     return s.error();
   }
-  const std::size_t nonce_len = cipher_nonce_length(cipher_);
-  std::memcpy(p, kTransformProtocolId, 4);
-  store_le32(p + kOriginalSizeOffset, static_cast<std::uint32_t>(n));
-  store_le16(p + 40, 0);
-  store_le16(p + kFlagsOffset, kTransformFlagEncrypted);
-  store_le64(p + kSessionIdOffset, session_id_);
+  const std::size_t nonce_len = info(cipher_).nonce_len;
+  detail::write_transform_fields(static_cast<std::uint32_t>(n), kTransformFlagEncrypted,
+                                 session_id_, out.first<kTransformHeaderSize>());
   const std::span<const std::uint8_t> header(p, kTransformHeaderSize);
   const Status s =
       aead_.seal(header.subspan(kTransformNonceOffset, nonce_len),
@@ -128,8 +136,14 @@ Result<std::size_t> TransformSealer::seal(std::span<const std::uint8_t> message,
 }
 
 TransformOpener::TransformOpener(Cipher cipher, std::span<const std::uint8_t> key,
-                                 std::uint64_t session_id, crypto::Backend backend)
-    : aead_(make_aead(cipher, key, backend)), cipher_(cipher), session_id_(session_id) {}
+                                 std::uint64_t session_id, TransformOpenerOptions options)
+    : aead_(make_aead(cipher, key, options.backend)), cipher_(cipher), session_id_(session_id) {}
+
+Result<TransformOpener> TransformOpener::create(Cipher cipher, std::span<const std::uint8_t> key,
+                                                std::uint64_t session_id,
+                                                TransformOpenerOptions options) noexcept {
+  return wireseal::detail::try_create<TransformOpener>(cipher, key, session_id, options);
+}
 
 Status TransformOpener::check(std::span<const std::uint8_t> transformed) const noexcept {
   if (transformed.size() <= kTransformHeaderSize || !is_transform_message(transformed)) {
@@ -147,7 +161,7 @@ Status TransformOpener::check(std::span<const std::uint8_t> transformed) const n
   // §3.3.5.2.1.1: look the session up by SessionId; a message for another session is dropped
   // without touching the ciphertext.
   if (load_le64(p + kSessionIdOffset) != session_id_) {
-    return Error::kAuthFailed;
+    return Error::kWrongContext;
   }
   return {};
 }
@@ -162,7 +176,7 @@ Result<std::span<std::uint8_t>> TransformOpener::open(
   }
   const std::span<std::uint8_t> ciphertext = transformed.subspan(kTransformHeaderSize);
   const Status s = aead_.open(
-      transformed.subspan(kTransformNonceOffset, cipher_nonce_length(cipher_)),
+      transformed.subspan(kTransformNonceOffset, info(cipher_).nonce_len),
       transformed.subspan(kTransformAadOffset, kTransformHeaderSize - kTransformAadOffset),
       ciphertext, ciphertext, transformed.subspan(kTransformSignatureOffset, kTransformTagSize));
   if (!s) {
@@ -172,8 +186,20 @@ Result<std::span<std::uint8_t>> TransformOpener::open(
   return ciphertext;
 }
 
-Result<std::span<std::uint8_t>> TransformOpener::open_to(std::span<const std::uint8_t> transformed,
-                                                         std::span<std::uint8_t> out) noexcept {
+Result<std::span<std::uint8_t>> TransformOpener::open(std::span<const std::uint8_t> transformed,
+                                                      std::span<std::uint8_t> out) noexcept {
+  if (out.data() == transformed.data()) {
+    // The same buffer: decrypt in place, then move the plaintext over the header.
+    if (out.size() < transformed.size()) {
+      return Error::kBufferTooSmall;
+    }
+    Result<std::span<std::uint8_t>> plain = open(out.first(transformed.size()));
+    if (!plain) {
+      return plain.error();
+    }
+    std::memmove(out.data(), plain->data(), plain->size());
+    return out.first(plain->size());
+  }
   if (const Status s = check(transformed); !s) {
     return s.error();
   }
@@ -181,11 +207,11 @@ Result<std::span<std::uint8_t>> TransformOpener::open_to(std::span<const std::ui
   if (out.size() < n) {
     return Error::kBufferTooSmall;
   }
-  if (detail::overlaps(transformed.data(), transformed.size(), out.data(), n)) {
+  if (wireseal::detail::overlaps(transformed.data(), transformed.size(), out.data(), n)) {
     return Error::kAliasing;
   }
   const Status s = aead_.open(
-      transformed.subspan(kTransformNonceOffset, cipher_nonce_length(cipher_)),
+      transformed.subspan(kTransformNonceOffset, info(cipher_).nonce_len),
       transformed.subspan(kTransformAadOffset, kTransformHeaderSize - kTransformAadOffset),
       transformed.subspan(kTransformHeaderSize), out.first(n),
       transformed.subspan(kTransformSignatureOffset, kTransformTagSize));

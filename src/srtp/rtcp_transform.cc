@@ -28,7 +28,7 @@ Result<SentIndex> SessionState::take_rtcp_index(StreamState* st, std::uint32_t s
     return Error::kSequenceExhausted;  // RFC 3711 §9.2: re-key before 2^31 SRTCP packets
   }
   if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
-    return Error::kUnknownStream;
+    return Error::kTableFull;
   }
   st->sent.rtcp_next = index + 1;
   return SentIndex{st, index};
@@ -50,7 +50,7 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
   const std::uint32_t ssrc = load_be32(in + 4);
   StreamState* st = streams.find(ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return Error::kUnknownStream;
+    return auto_create ? Error::kTableFull : Error::kWrongContext;
   }
   const ProfileInfo& p = *profile;
   const std::size_t total = len + kIndexWordSize + mki_len + p.rtcp_tag_len;
@@ -151,7 +151,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
   const std::uint32_t ssrc = load_be32(in + 4);
   StreamState* st = streams.find(ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return count_drop(Error::kUnknownStream);
+    return count_drop(auto_create ? Error::kTableFull : Error::kWrongContext);
   }
   if (st != nullptr && !streams.rtcp_window(*st).is_fresh(index)) {
     return count_drop(Error::kReplay);

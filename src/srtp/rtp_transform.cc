@@ -61,7 +61,7 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
     return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
   }
   if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
-    return Error::kUnknownStream;
+    return Error::kTableFull;
   }
   streams.rtp_window(*st).mark(*index);
   st->sent.rtp_next = std::max(st->sent.rtp_next, *index + 1);
@@ -87,7 +87,7 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   RtpHeader h = *parsed;
   StreamState* st = streams.find(h.ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return Error::kUnknownStream;
+    return auto_create ? Error::kTableFull : Error::kWrongContext;
   }
   const StreamState& cfg = st != nullptr ? *st : defaults;
   const ProfileInfo& p = *profile;
@@ -249,7 +249,7 @@ Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::siz
   KeyMaterial& km = *kmp;
   StreamState* st = streams.find(h.ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return count_drop(Error::kUnknownStream);
+    return count_drop(auto_create ? Error::kTableFull : Error::kWrongContext);
   }
   const StreamState& cfg = st != nullptr ? *st : defaults;
   const bool cryptex = cfg.cryptex && p.cipher != CipherKind::kNull && h.has_extension &&

@@ -85,20 +85,7 @@ StreamState* SessionState::create_stream(std::uint32_t ssrc) noexcept {
 }
 
 Error SessionState::count_drop(Error e) noexcept {
-  switch (e) {
-    case Error::kAuthFailed:
-      ++drops.auth;
-      break;
-    case Error::kReplay:
-      ++drops.replay;
-      break;
-    case Error::kUnknownStream:
-      ++drops.unknown_ssrc;
-      break;
-    default:
-      ++drops.malformed;
-      break;
-  }
+  drops.count(e);
   return e;
 }
 
@@ -223,7 +210,7 @@ Status Session::add_stream(std::uint32_t ssrc, const StreamOptions& options) noe
     return Error::kBadState;
   }
   if (state_->streams.insert(ssrc, detail::stream_from(options)) == nullptr) {
-    return Error::kUnknownStream;  // table full: no stream may be created for `ssrc`
+    return Error::kTableFull;
   }
   return {};
 }
@@ -239,7 +226,7 @@ std::size_t Session::max_streams() const noexcept { return state_->streams.capac
 Result<std::uint32_t> Session::roc(std::uint32_t ssrc) const noexcept {
   const detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kUnknownStream;
+    return Error::kWrongContext;
   }
   return s->rtp_started ? roc_of(s->rtp_highest) : s->initial_roc;
 }
@@ -247,7 +234,7 @@ Result<std::uint32_t> Session::roc(std::uint32_t ssrc) const noexcept {
 Status Session::set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept {
   detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kUnknownStream;
+    return Error::kWrongContext;
   }
   // A sender's ROC may not go back past what it protected: every index protect still uses
   // must lie above the highest it has used, or the keystream of an earlier packet would be
@@ -268,7 +255,7 @@ Status Session::set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept {
 Status Session::set_active_key(std::uint32_t ssrc, std::size_t key_index) noexcept {
   detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kUnknownStream;
+    return Error::kWrongContext;
   }
   if (key_index >= state_->keys.size()) {
     return Error::kInvalidArgument;
@@ -280,7 +267,7 @@ Status Session::set_active_key(std::uint32_t ssrc, std::size_t key_index) noexce
 Result<std::uint32_t> Session::srtcp_index(std::uint32_t ssrc) const noexcept {
   const detail::StreamState* s = state_->streams.find(ssrc);
   if (s == nullptr) {
-    return Error::kUnknownStream;
+    return Error::kWrongContext;
   }
   return s->sent.rtcp_next;
 }

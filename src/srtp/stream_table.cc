@@ -171,7 +171,7 @@ Status StreamTable::remove(std::uint32_t ssrc) noexcept {
   std::size_t i = home(ssrc);
   while (slots_[i].record == kEmpty || slots_[i].ssrc != ssrc) {
     if (slots_[i].record == kEmpty) {
-      return Error::kUnknownStream;
+      return Error::kWrongContext;
     }
     i = (i + 1) & mask_;
   }

@@ -105,7 +105,7 @@ class StreamTable {
   StreamState* insert(std::uint32_t ssrc, const StreamState& initial) noexcept;
   // full is true when insert would fail.
   bool full() const noexcept { return free_top_ == 0; }
-  // remove forgets `ssrc`, keeping its sender marks if it sent anything. kUnknownStream if it
+  // remove forgets `ssrc`, keeping its sender marks if it sent anything. kWrongContext if it
   // was not there; kBadState (nothing removed) if it is a sender and no room is left to keep
   // its marks.
   Status remove(std::uint32_t ssrc) noexcept;

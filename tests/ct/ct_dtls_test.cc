@@ -11,7 +11,8 @@
 
 #include "ct_util.h"
 #include "support/mte_record.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::test {
 namespace {
@@ -33,7 +34,7 @@ TEST(CtDtls, MacThenEncryptEveryPaddingGoodAndDamaged) {
       SCOPED_TRACE(std::string(dtls::info(cipher).name) + (cid_len != 0 ? " CID" : ""));
       dtls::KeyBlock block = make_block(cipher);
       const Bytes cid(cid_len, 0xc1);
-      dtls::RecordOptions options;
+      dtls::RecordOpenerOptions options;
       options.cid = dtls::ConnectionId(cid);
       std::vector<std::pair<Bytes, bool>> records;  // in sequence order, so no replay drops
       std::uint64_t seq = 0;
@@ -73,7 +74,7 @@ TEST(CtDtls, EncryptThenMacAndAeadRecords) {
     for (std::size_t cid_len : {0u, 4u}) {
       SCOPED_TRACE(std::string(dtls::info(cipher).name) + (cid_len != 0 ? " CID" : ""));
       dtls::KeyBlock block = make_block(cipher);
-      dtls::RecordOptions options;
+      dtls::RecordSealerOptions options;
       options.cid = dtls::ConnectionId(Bytes(cid_len, 0xc1));
       options.cid_padding = cid_len != 0 ? 7 : 0;
       options.encrypt_then_mac = dtls::info(cipher).kind == dtls::CipherKind::kCbc;
@@ -88,7 +89,8 @@ TEST(CtDtls, EncryptThenMacAndAeadRecords) {
         records.push_back(rec);
       }
       secret(block.bytes());
-      dtls::RecordOpener opener(cipher, block.keys(Direction::kClientWrite), 1, options);
+      dtls::RecordOpener opener(cipher, block.keys(Direction::kClientWrite), 1,
+                                {.encrypt_then_mac = options.encrypt_then_mac, .cid = options.cid});
       for (std::size_t i = 0; i < records.size(); ++i) {
         EXPECT_EQ(opener.open(records[i]).has_value(), i % 2 == 0) << i;
       }

@@ -126,7 +126,7 @@ TEST(CtSmb, TransformOpenEveryCipher) {
   for (smb::Cipher cipher : {smb::Cipher::kAes128Ccm, smb::Cipher::kAes128Gcm,
                              smb::Cipher::kAes256Ccm, smb::Cipher::kAes256Gcm}) {
     SCOPED_TRACE(smb::to_string(cipher));
-    Bytes key = pattern(smb::cipher_key_length(cipher), 4);
+    Bytes key = pattern(smb::info(cipher).key_len, 4);
     smb::TransformSealer sealer(cipher, key, 77);
     std::vector<Bytes> messages;
     for (std::size_t n : {64u, 65u, 1000u, 4096u}) {

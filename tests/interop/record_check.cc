@@ -43,14 +43,20 @@ RecordChecker::RecordChecker(dtls::RecordCipher cipher, const dtls::KeyBlock& bl
       block_(std::move(*dtls::KeyBlock::from_bytes(cipher, block.bytes()))),
       etm_(encrypt_then_mac),
       cbc_(dtls::info(cipher).kind == dtls::CipherKind::kCbc) {
-  openers_[0].emplace(cipher_, block_.keys(dtls::Direction::kClientWrite), 1, options());
-  openers_[1].emplace(cipher_, block_.keys(dtls::Direction::kServerWrite), 1, options());
+  openers_[0].emplace(cipher_, block_.keys(dtls::Direction::kClientWrite), 1, opener_options());
+  openers_[1].emplace(cipher_, block_.keys(dtls::Direction::kServerWrite), 1, opener_options());
   tally_[0].cbc = cbc_;
   tally_[1].cbc = cbc_;
 }
 
-dtls::RecordOptions RecordChecker::options() const {
-  dtls::RecordOptions o;
+dtls::RecordSealerOptions RecordChecker::sealer_options() const {
+  dtls::RecordSealerOptions o;
+  o.encrypt_then_mac = etm_;
+  return o;
+}
+
+dtls::RecordOpenerOptions RecordChecker::opener_options() const {
+  dtls::RecordOpenerOptions o;
   o.encrypt_then_mac = etm_;
   return o;
 }
@@ -157,7 +163,7 @@ void RecordChecker::check_finished(const OpenedRecordInfo& r, const std::string&
 
 void RecordChecker::check_reseal(const OpenedRecordInfo& r, std::span<const std::uint8_t> record,
                                  const std::string& name) {
-  dtls::RecordOptions o = options();
+  dtls::RecordSealerOptions o = sealer_options();
   IvReplay replay{};
   if (cbc_) {
     replay.iv = record.subspan(kCbcIvOffset, kCbcIvSize);
@@ -185,7 +191,7 @@ void RecordChecker::check_fresh_roundtrip(const OpenedRecordInfo& r, const std::
                                           std::span<const std::uint8_t> expect_header) {
   const dtls::Direction dir =
       r.from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
-  dtls::RecordSealer sealer(cipher_, block_.keys(dir), 1, options(), r.sequence);
+  dtls::RecordSealer sealer(cipher_, block_.keys(dir), 1, sealer_options(), r.sequence);
   std::vector<std::uint8_t> out(sealer.sealed_size(r.plaintext.size()));
   const Result<std::size_t> n = sealer.seal(r.type, r.plaintext, out);
   if (!expect_header.empty() && n &&
@@ -194,7 +200,7 @@ void RecordChecker::check_fresh_roundtrip(const OpenedRecordInfo& r, const std::
     failures_.push_back(name + ": wireseal's record header or length differs from OpenSSL's: " +
                         first_difference(expect_header, out));
   }
-  dtls::RecordOpener fresh(cipher_, block_.keys(dir), 1, options());
+  dtls::RecordOpener fresh(cipher_, block_.keys(dir), 1, opener_options());
   const Result<dtls::OpenedRecord> back =
       n ? fresh.open(out) : Result<dtls::OpenedRecord>(n.error());
   if (back && back->type == r.type && back->sequence == r.sequence &&

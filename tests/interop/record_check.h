@@ -15,7 +15,8 @@
 #include "wireseal/dtls/key_block.h"
 #include "wireseal/dtls/record.h"
 #include "wireseal/dtls/record_cipher.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::interop {
 
@@ -59,7 +60,8 @@ class RecordChecker {
   const std::vector<std::string>& failures() const { return failures_; }
 
  private:
-  dtls::RecordOptions options() const;
+  dtls::RecordSealerOptions sealer_options() const;
+  dtls::RecordOpenerOptions opener_options() const;
   void check_reseal_with_nonce(const OpenedRecordInfo& r, std::span<const std::uint8_t> record,
                                const std::string& name);
   void check_finished(const OpenedRecordInfo& r, const std::string& name);

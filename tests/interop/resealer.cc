@@ -39,10 +39,11 @@ bool Resealer::key() {
       break;
     }
     block_.emplace(std::move(*block));
-    options_.encrypt_then_mac =
+    encrypt_then_mac_ =
         hello->encrypt_then_mac && dtls::info(suite->cipher).kind == dtls::CipherKind::kCbc;
-    openers_[0].emplace(suite->cipher, block_->keys(dtls::Direction::kClientWrite), 1, options_);
-    openers_[1].emplace(suite->cipher, block_->keys(dtls::Direction::kServerWrite), 1, options_);
+    const dtls::RecordOpenerOptions options{.encrypt_then_mac = encrypt_then_mac_};
+    openers_[0].emplace(suite->cipher, block_->keys(dtls::Direction::kClientWrite), 1, options);
+    openers_[1].emplace(suite->cipher, block_->keys(dtls::Direction::kServerWrite), 1, options);
     cipher_ = suite->cipher;
     return true;
   }
@@ -63,7 +64,8 @@ std::optional<std::vector<std::uint8_t>> Resealer::reseal(bool from_client,
   }
   const dtls::Direction dir =
       from_client ? dtls::Direction::kClientWrite : dtls::Direction::kServerWrite;
-  dtls::RecordSealer sealer(*cipher_, block_->keys(dir), 1, options_, opened->sequence);
+  dtls::RecordSealer sealer(*cipher_, block_->keys(dir), 1, {.encrypt_then_mac = encrypt_then_mac_},
+                            opened->sequence);
   std::vector<std::uint8_t> out(sealer.sealed_size(opened->plaintext.size()));
   const Result<std::size_t> n = sealer.seal(opened->type, opened->plaintext, out);
   if (!n) {

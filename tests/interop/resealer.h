@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "udp_relay.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::interop {
 
@@ -41,7 +42,7 @@ class Resealer {
   std::vector<RelayedDatagram> history_;
   std::optional<dtls::RecordCipher> cipher_;
   std::optional<dtls::KeyBlock> block_;
-  dtls::RecordOptions options_;
+  bool encrypt_then_mac_ = false;
   std::optional<dtls::RecordOpener> openers_[2];
   std::size_t replaced_[2] = {0, 0};
   std::size_t differing_[2] = {0, 0};

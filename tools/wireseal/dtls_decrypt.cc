@@ -6,7 +6,8 @@
 #include "wireseal/dtls/handshake/message.h"
 #include "wireseal/dtls/key_block.h"
 #include "wireseal/dtls/record_cipher.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::cli {
 namespace {
@@ -226,7 +227,7 @@ const std::string& Decryptor::keys_for(std::size_t flow) {
     s.key_error = std::string("key derivation failed: ") + to_string(block.error());
     return s.key_error;
   }
-  dtls::RecordOptions options;
+  dtls::RecordOpenerOptions options;
   // EtM changes CBC records only; OpenSSL does not echo it for AEAD suites, but be safe.
   options.encrypt_then_mac =
       fr.server_hello->encrypt_then_mac && dtls::info(suite->cipher).kind == dtls::CipherKind::kCbc;

@@ -9,6 +9,7 @@
 // Parsing never copies: a RecordView points into the caller's datagram. A datagram may carry
 // several records back to back; DatagramReader yields them one by one.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -38,6 +39,21 @@ inline constexpr std::size_t kMaxFragmentLength = 16384 + 2048;
 constexpr std::size_t header_size(std::size_t cid_len) noexcept {
   return cid_len == 0 ? kHeaderSize : kHeaderSize + cid_len;
 }
+
+// ConnectionId is a CID of 0..255 bytes kept by value (RFC 9146).
+class ConnectionId {
+ public:
+  ConnectionId() noexcept = default;
+  // ConnectionId copies `bytes` (at most 255; longer throws std::invalid_argument).
+  explicit ConnectionId(std::span<const std::uint8_t> bytes);
+  std::span<const std::uint8_t> bytes() const noexcept { return {bytes_.data(), len_}; }
+  std::size_t size() const noexcept { return len_; }
+  bool empty() const noexcept { return len_ == 0; }
+
+ private:
+  std::array<std::uint8_t, kMaxCidLength> bytes_{};
+  std::size_t len_ = 0;
+};
 
 struct RecordView {
   ContentType type;  // outer type (kTls12Cid for CID records)

@@ -73,13 +73,13 @@ struct Incoming {
   bool encrypted = false;
 };
 
-// ChannelCounters counts received messages dropped, by reason.
+// ChannelCounters count messages sent and received, and received messages dropped by reason:
+// dropped.auth for a bad tag or signature or missing protection, dropped.wrong_context for
+// another SessionId, dropped.replay (ClientEngine) for a response with no request in flight.
 struct ChannelCounters {
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
-  std::uint64_t malformed = 0;
-  std::uint64_t auth_failed = 0;  // bad tag or signature, wrong session, missing protection
-  std::uint64_t replayed = 0;     // ClientEngine: response for no request in flight
+  DropCounters dropped;
 };
 
 class SecureChannel {
@@ -132,7 +132,8 @@ class SecureChannel {
   // receive returns the next received message, decrypted or verified, or std::nullopt when
   // more bytes are needed. The members of a compound chain are returned one per call.
   // Errors (the message or chain is dropped and counted; the channel stays usable unless the
-  // framing itself broke): kMalformed, kAuthFailed, kBadState (framing lost).
+  // framing itself broke): kMalformed, kAuthFailed, kWrongContext (another SessionId),
+  // kBadState (framing lost).
   Result<std::optional<Incoming>> receive() noexcept;
 
   const ChannelCounters& counters() const noexcept { return counters_; }

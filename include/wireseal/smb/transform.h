@@ -22,7 +22,10 @@
 // (2^-24 for CCM, 2^-32 for GCM) and their counter ranges overlap (2^-31 for 2^32 messages
 // each), far beyond any real session.
 //
-// Nothing here allocates after construction; in-place and disjoint buffers are supported.
+// Nothing here allocates after construction. Buffers, as everywhere in wireseal: in place when
+// the input already sits where the output goes (the message at out[52] for seal, the output at
+// the transformed message's own address for open), otherwise disjoint; any other overlap is
+// kAliasing.
 
 #include <array>
 #include <atomic>
@@ -44,6 +47,8 @@ inline constexpr std::size_t kTransformNonceOffset = 20;
 inline constexpr std::size_t kTransformNonceSize = 16;
 inline constexpr std::size_t kTransformAadOffset = 20;  // AAD = header[20, 52)
 inline constexpr std::size_t kTransformTagSize = 16;
+// kTransformProtocolId is the first four bytes of every transformed message.
+inline constexpr std::array<std::uint8_t, 4> kTransformProtocolId = {0xFD, 'S', 'M', 'B'};
 // kTransformFlagEncrypted is Flags (3.1.1) / EncryptionAlgorithm (3.0.x) = 0x0001.
 inline constexpr std::uint16_t kTransformFlagEncrypted = 0x0001;
 
@@ -55,14 +60,22 @@ enum class Cipher : std::uint16_t {
   kAes256Gcm = 0x0004,
 };
 
-// to_string names `cipher` ("AES-128-GCM", ...).
+// CipherInfo is one row of the cipher table (transform_header.cc), in the style of the other
+// protocols' descriptors (dtls::RecordCipherInfo, srtp::ProfileInfo, crypto::AeadInfo).
+struct CipherInfo {
+  Cipher cipher;
+  const char* name;            // "AES-128-GCM", ...
+  crypto::AeadAlgorithm aead;  // the crypto core's algorithm
+  std::size_t key_len;         // 16 (AES-128) or 32 (AES-256)
+  std::size_t nonce_len;       // 11 (CCM) or 12 (GCM): the used prefix of the 16-byte Nonce
+  std::size_t tag_len;         // 16: the Signature field
+  std::uint64_t max_messages;  // nonces per key: the 64-bit counter (TransformNonces)
+};
+
+// info returns the table row of `cipher` (a static object, valid forever).
+const CipherInfo& info(Cipher cipher) noexcept;
+// to_string names `cipher` (info(cipher).name).
 const char* to_string(Cipher cipher) noexcept;
-// cipher_key_length is 16 for the AES-128 ciphers and 32 for the AES-256 ones.
-std::size_t cipher_key_length(Cipher cipher) noexcept;
-// cipher_nonce_length is 11 for CCM and 12 for GCM (the used prefix of the 16-byte Nonce).
-std::size_t cipher_nonce_length(Cipher cipher) noexcept;
-// aead_algorithm maps `cipher` to the crypto core's algorithm.
-crypto::AeadAlgorithm aead_algorithm(Cipher cipher) noexcept;
 
 // TransformHeader is the decoded header.
 struct TransformHeader {
@@ -76,14 +89,11 @@ struct TransformHeader {
 // encode_transform_header writes `header` into out[0, 52) (Reserved = 0). kBufferTooSmall,
 // writing nothing, when out is shorter.
 Status encode_transform_header(const TransformHeader& header, std::span<std::uint8_t> out) noexcept;
-
 // decode_transform_header reads the first 52 bytes of `bytes`. kMalformed when fewer are
 // given or the ProtocolId is not 0xFD 'S' 'M' 'B'. Other fields are returned as found.
 Result<TransformHeader> decode_transform_header(std::span<const std::uint8_t> bytes) noexcept;
-
 // is_transform_message is true when `bytes` starts with 0xFD 'S' 'M' 'B'.
 bool is_transform_message(std::span<const std::uint8_t> bytes) noexcept;
-
 // transformed_size is the size of the transformed message for a `message_len`-byte message.
 constexpr std::size_t transformed_size(std::size_t message_len) noexcept {
   return kTransformHeaderSize + message_len;
@@ -112,26 +122,36 @@ class TransformNonces {
   std::array<std::uint8_t, 4> salt_{};
 };
 
-struct TransformOptions {
-  // first_counter is the nonce counter of the first seal; random when absent.
+// TransformSealerOptions configure a sealer.
+struct TransformSealerOptions {
+  // nonces is the nonce source of the key. Every channel of one session seals with the same
+  // key, so the sealers of further channels take the first one's (nonces()). Null: the sealer
+  // makes its own from `random` and `first_counter` — a session with one channel.
+  std::shared_ptr<TransformNonces> nonces{};
+  RandomSource random = system_random();  // salt and first counter of an own nonce source
+  // first_counter is the nonce counter of the first seal (own nonce source only); random
+  // when absent.
   std::optional<std::uint64_t> first_counter = std::nullopt;
+  crypto::Backend backend = crypto::Backend::kAuto;
+};
+
+// TransformOpenerOptions configure an opener.
+struct TransformOpenerOptions {
   crypto::Backend backend = crypto::Backend::kAuto;
 };
 
 // TransformSealer encrypts messages for one session and direction, on one channel.
 class TransformSealer {
  public:
-  // TransformSealer schedules `key` (cipher_key_length(cipher) bytes) with a nonce source of
-  // its own drawn from `random`: a session with one channel. A wrong key size throws
-  // std::invalid_argument.
+  // TransformSealer schedules `key` (info(cipher).key_len bytes). Misuse throws
+  // std::invalid_argument: a wrong key size, nonces of another cipher, or a first_counter
+  // beside shared nonces.
   TransformSealer(Cipher cipher, std::span<const std::uint8_t> key, std::uint64_t session_id,
-                  RandomSource random = system_random(), TransformOptions options = {});
-  // TransformSealer for a further channel of a session whose key already has `nonces` (take
-  // them from the first channel's sealer: nonces()). Throws std::invalid_argument on a wrong
-  // key size, null nonces or nonces of another cipher.
-  TransformSealer(Cipher cipher, std::span<const std::uint8_t> key, std::uint64_t session_id,
-                  std::shared_ptr<TransformNonces> nonces,
-                  crypto::Backend backend = crypto::Backend::kAuto);
+                  TransformSealerOptions options = {});
+  // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
+  static Result<TransformSealer> create(Cipher cipher, std::span<const std::uint8_t> key,
+                                        std::uint64_t session_id,
+                                        TransformSealerOptions options = {}) noexcept;
 
   Cipher cipher() const noexcept { return cipher_; }
   std::uint64_t session_id() const noexcept { return session_id_; }
@@ -140,18 +160,29 @@ class TransformSealer {
   // nonces is the key's nonce source, to share with the sealers of further channels.
   const std::shared_ptr<TransformNonces>& nonces() const noexcept { return nonces_; }
 
-  // seal_in_place encrypts buffer[52, 52 + message_len) in place and writes the transform
-  // header into buffer[0, 52). Returns the transformed length (52 + message_len).
-  // Errors: kBufferTooSmall (buffer shorter than that), kInvalidArgument (message_len 0 or
-  // over 2^32 - 1), kSequenceExhausted (no fresh nonce left). Nothing is written on error.
-  Result<std::size_t> seal_in_place(std::span<std::uint8_t> buffer,
-                                    std::size_t message_len) noexcept;
+  // --- sizes (exact)
+  // payload_offset is where a message placed in the output buffer is sealed in place (52).
+  static constexpr std::size_t payload_offset() noexcept { return kTransformHeaderSize; }
+  // sealed_size is the transformed length of a `message_len`-byte message.
+  static constexpr std::size_t sealed_size(std::size_t message_len) noexcept {
+    return kTransformHeaderSize + message_len;
+  }
+  // overhead is sealed_size(n) - n: the 52-byte header.
+  static constexpr std::size_t overhead() noexcept { return kTransformHeaderSize; }
+  // max_plaintext_size is the largest message whose transformed form fits `buffer_len` bytes.
+  static constexpr std::size_t max_plaintext_size(std::size_t buffer_len) noexcept {
+    return buffer_len > kTransformHeaderSize ? buffer_len - kTransformHeaderSize : 0;
+  }
 
-  // seal encrypts `message` into out[52, 52 + n) and writes the header into out[0, 52).
-  // `message` must be exactly out[52, ...) (in place) or disjoint from `out` (kAliasing
-  // otherwise). Same errors as seal_in_place.
+  // seal encrypts `message` into out[52, 52 + n) and writes the header into out[0, 52), and
+  // returns the transformed length (52 + n). `message` must be exactly out[52, ...) (in
+  // place) or disjoint from `out`. Errors: kBufferTooSmall (out shorter than that),
+  // kAliasing, kInvalidArgument (an empty message, or one over 2^32 - 1 bytes),
+  // kSequenceExhausted (no fresh nonce left). Nothing is written on error.
   Result<std::size_t> seal(std::span<const std::uint8_t> message,
                            std::span<std::uint8_t> out) noexcept;
+  // seal in place: the message is buffer[52, 52 + message_len). Same errors.
+  Result<std::size_t> seal(std::span<std::uint8_t> buffer, std::size_t message_len) noexcept;
 
  private:
   crypto::Aead aead_;
@@ -165,23 +196,31 @@ class TransformOpener {
  public:
   // TransformOpener schedules `key`; a wrong key size throws std::invalid_argument.
   TransformOpener(Cipher cipher, std::span<const std::uint8_t> key, std::uint64_t session_id,
-                  crypto::Backend backend = crypto::Backend::kAuto);
+                  TransformOpenerOptions options = {});
+  // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
+  static Result<TransformOpener> create(Cipher cipher, std::span<const std::uint8_t> key,
+                                        std::uint64_t session_id,
+                                        TransformOpenerOptions options = {}) noexcept;
 
   Cipher cipher() const noexcept { return cipher_; }
   std::uint64_t session_id() const noexcept { return session_id_; }
+  // opened_size is the plaintext length of a `transformed_len`-byte transformed message.
+  static constexpr std::size_t opened_size(std::size_t transformed_len) noexcept {
+    return transformed_len > kTransformHeaderSize ? transformed_len - kTransformHeaderSize : 0;
+  }
 
   // open checks and decrypts a whole transformed message (header + ciphertext) in place and
   // returns the plaintext SMB2 message (or compound chain) as a view into `transformed`.
   // Errors: kMalformed (short, wrong ProtocolId, Flags != 0x0001, OriginalMessageSize not
-  // equal to the ciphertext length, or 0), kAuthFailed (wrong SessionId — checked before
-  // decryption — or bad tag; the ciphertext is zeroed on a bad tag).
+  // equal to the ciphertext length, or 0), kWrongContext (another SessionId — checked before
+  // decryption), kAuthFailed (bad tag; the ciphertext is zeroed).
   Result<std::span<std::uint8_t>> open(std::span<std::uint8_t> transformed) noexcept;
-
-  // open_to is open with the plaintext written to out[0, n) instead (n = transformed.size() -
-  // 52); `out` must be disjoint from `transformed` (kAliasing) and hold n bytes
-  // (kBufferTooSmall). Returns out.first(n); zeroes it on a bad tag.
-  Result<std::span<std::uint8_t>> open_to(std::span<const std::uint8_t> transformed,
-                                          std::span<std::uint8_t> out) noexcept;
+  // open out of place: the plaintext is written to out[0, n) (n = opened_size) and returned.
+  // `out` is disjoint from `transformed` and holds n bytes, or starts at the same address and
+  // covers the whole message (the message is then decrypted in place and moved to the front);
+  // kAliasing or kBufferTooSmall otherwise. Zeroed on a bad tag.
+  Result<std::span<std::uint8_t>> open(std::span<const std::uint8_t> transformed,
+                                       std::span<std::uint8_t> out) noexcept;
 
  private:
   Status check(std::span<const std::uint8_t> transformed) const noexcept;

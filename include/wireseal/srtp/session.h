@@ -25,9 +25,9 @@
 // Errors (wireseal::Error): kMalformed (does not parse), kBufferTooSmall, kAliasing,
 // kAuthFailed (tag, unknown MKI), kReplay (index seen or older than the window; also a
 // sender reusing an index), kSequenceExhausted (ROC or SRTCP index would wrap: re-key),
-// kUnknownStream (unknown SSRC when streams are not created automatically, or the stream table
-// is full), kInvalidArgument (cryptex on an extension it cannot carry). Unprotect failures are
-// also counted per reason in drop_counters().
+// kWrongContext (unknown SSRC when streams are not created automatically), kTableFull (a new
+// SSRC finds the stream table full), kInvalidArgument (cryptex on an extension it cannot carry).
+// Unprotect failures are also counted per reason in drop_counters().
 //
 // Threads: a Session is not safe for concurrent use; give each thread its own.
 
@@ -78,13 +78,9 @@ struct SessionConfig {
   crypto::Backend backend = crypto::Backend::kAuto;
 };
 
-// DropCounters count unprotect failures by reason, for monitoring.
-struct DropCounters {
-  std::uint64_t auth = 0;          // kAuthFailed: bad tag or unknown MKI
-  std::uint64_t replay = 0;        // kReplay
-  std::uint64_t malformed = 0;     // kMalformed, kBufferTooSmall, kAliasing, kInvalidArgument
-  std::uint64_t unknown_ssrc = 0;  // no stream and not allowed (or no room) to create one
-};
+// DropCounters (wireseal/result.h) count unprotect failures by reason; an unknown SSRC that
+// may not be created, or finds the table full, counts as wrong_context.
+using wireseal::DropCounters;
 
 // PacketJob is one packet of a batch call. For protect, the packet is at buffer[0, length)
 // and buffer has room for the protected packet; for unprotect, buffer[0, length) holds the
@@ -179,11 +175,11 @@ class Session {
   // --- streams
 
   // add_stream creates the stream `ssrc` with `options`. kBadState if it exists,
-  // kUnknownStream if the table is full; kInvalidArgument if options.key_index has no key.
+  // kTableFull if the table is full; kInvalidArgument if options.key_index has no key.
   // If an earlier stream of `ssrc` protected packets and was removed, the new one continues
   // above the indexes that one used (and at least at its ROC).
   Status add_stream(std::uint32_t ssrc, const StreamOptions& options) noexcept;
-  // remove_stream forgets `ssrc` (kUnknownStream if unknown) and reuses its slot. A stream that
+  // remove_stream forgets `ssrc` (kWrongContext if unknown) and reuses its slot. A stream that
   // protected packets leaves its high-water marks behind (the last SRTP index and next SRTCP
   // index it used), so a later stream of the same SSRC cannot repeat its keystream; when
   // max_retired_senders such SSRCs are already kept, removing another sender is refused with
@@ -194,12 +190,12 @@ class Session {
   std::size_t max_streams() const noexcept;
 
   // roc returns the stream's rollover counter: that of the highest index protected or
-  // authenticated, or the configured initial ROC before the first packet. kUnknownStream if
+  // authenticated, or the configured initial ROC before the first packet. kWrongContext if
   // the stream is unknown.
   Result<std::uint32_t> roc(std::uint32_t ssrc) const noexcept;
   // set_roc sets the rollover counter (RFC 4771-style signalling, or a joining receiver): the
   // next packet's index is estimated from ROC || its sequence number, and the RTP replay
-  // window restarts. kUnknownStream if the stream is unknown. On a stream that has protected
+  // window restarts. kWrongContext if the stream is unknown. On a stream that has protected
   // packets the ROC cannot go back past what it protected: kBadState if no index under `roc`
   // lies above the highest it protected, and afterwards protect still refuses (kReplay) every
   // index at or below that high-water mark.

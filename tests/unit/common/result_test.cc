@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -36,6 +37,40 @@ TEST(Result, NonTrivialValuesAreCopiedMovedAndDestroyed) {
   EXPECT_EQ(**q, 7);
   q = Error::kBadState;
   EXPECT_EQ(q.error(), Error::kBadState);
+}
+
+TEST(Error, EveryErrorHasANameAndAnOrigin) {
+  // Peer errors are about the input bytes; everything else is the caller's to fix.
+  const Error peer[] = {Error::kMalformed, Error::kAuthFailed, Error::kReplay,
+                        Error::kWrongContext};
+  const Error caller[] = {Error::kBufferTooSmall,    Error::kAliasing,  Error::kInvalidArgument,
+                          Error::kSequenceExhausted, Error::kKeyLimit,  Error::kUnsupported,
+                          Error::kBadState,          Error::kTableFull, Error::kOutOfMemory};
+  for (Error e : peer) {
+    EXPECT_EQ(error_origin(e), ErrorOrigin::kPeer) << to_string(e);
+    EXPECT_STRNE(to_string(e), "unknown error");
+  }
+  for (Error e : caller) {
+    EXPECT_EQ(error_origin(e), ErrorOrigin::kCaller) << to_string(e);
+    EXPECT_STRNE(to_string(e), "unknown error");
+  }
+  EXPECT_EQ(std::size(peer) + std::size(caller), static_cast<std::size_t>(Error::kOutOfMemory));
+}
+
+TEST(DropCounters, CountEachReasonInItsOwnCounter) {
+  DropCounters d;
+  d.count(Error::kAuthFailed);
+  d.count(Error::kReplay);
+  d.count(Error::kReplay);
+  d.count(Error::kWrongContext);
+  d.count(Error::kTableFull);
+  d.count(Error::kMalformed);
+  d.count(Error::kBufferTooSmall);
+  EXPECT_EQ(d.auth, 1u);
+  EXPECT_EQ(d.replay, 2u);
+  EXPECT_EQ(d.wrong_context, 2u);
+  EXPECT_EQ(d.malformed, 2u);
+  EXPECT_EQ(d.total(), 7u);
 }
 
 }  // namespace

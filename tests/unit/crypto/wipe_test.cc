@@ -23,7 +23,8 @@
 #include "wireseal/crypto/kdf.h"
 #include "wireseal/crypto/mac.h"
 #include "wireseal/dtls/key_block.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 #include "wireseal/smb/keys.h"
 #include "wireseal/srtp/session.h"
 

@@ -19,7 +19,8 @@
 #include "dtls_test_util.h"
 #include "support/alloc_counter.h"
 #include "unit/crypto/crypto_test_util.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::test {
 namespace {
@@ -113,8 +114,8 @@ class RecordPaths {
       : key_block_(*dtls::KeyBlock::from_bytes(
             c.cipher,
             pattern(dtls::KeyBlock::size(c.cipher), static_cast<std::uint8_t>(c.cid_len)))),
-        sealer_(c.cipher, key_block_.keys(dtls::Direction::kClientWrite), 1, options(c)),
-        opener_(c.cipher, key_block_.keys(dtls::Direction::kClientWrite), 1, options(c)),
+        sealer_(c.cipher, key_block_.keys(dtls::Direction::kClientWrite), 1, sealer_options(c)),
+        opener_(c.cipher, key_block_.keys(dtls::Direction::kClientWrite), 1, opener_options(c)),
         plaintext_(pattern(size, 7)),
         record_(kRecordCapacity),
         tampered_(kRecordCapacity),
@@ -130,14 +131,20 @@ class RecordPaths {
   }
 
  private:
-  static dtls::RecordOptions options(const Case& c) {
-    dtls::RecordOptions o;
+  static dtls::ConnectionId cid(const Case& c) {
+    const std::array<std::uint8_t, 5> bytes = {0xc1, 0xc2, 0xc3, 0xc4, 0xc5};
+    return dtls::ConnectionId(std::span(bytes).first(c.cid_len));
+  }
+  static dtls::RecordSealerOptions sealer_options(const Case& c) {
+    dtls::RecordSealerOptions o;
     o.encrypt_then_mac = c.etm;
-    const std::array<std::uint8_t, 5> cid = {0xc1, 0xc2, 0xc3, 0xc4, 0xc5};
-    o.cid = dtls::ConnectionId(std::span(cid).first(c.cid_len));
+    o.cid = cid(c);
     o.cid_padding = c.cid_len != 0 ? 3 : 0;
     o.backend = c.backend;
     return o;
+  }
+  static dtls::RecordOpenerOptions opener_options(const Case& c) {
+    return {.encrypt_then_mac = c.etm, .cid = cid(c), .backend = c.backend};
   }
 
   Result<std::size_t> seal_from_separate_buffer() {

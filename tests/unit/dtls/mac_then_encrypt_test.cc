@@ -13,7 +13,8 @@
 
 #include "dtls_test_util.h"
 #include "support/mte_record.h"
-#include "wireseal/dtls/record_protector.h"
+#include "wireseal/dtls/record_opener.h"
+#include "wireseal/dtls/record_sealer.h"
 
 namespace wireseal::dtls {
 namespace {
@@ -68,7 +69,7 @@ class MacThenEncrypt : public ::testing::TestWithParam<Case> {
 
   std::optional<KeyBlock> block_;
   Bytes cid_;
-  RecordOptions options_;
+  RecordOpenerOptions options_;
   std::uint64_t sequence_ = 0;
 };
 

@@ -144,7 +144,7 @@ TEST_P(EngineRoundTrip, ReplayedResponseIsRejected) {
       EXPECT_EQ(r.error(), Error::kReplay);
     }
   }
-  EXPECT_EQ(client.counters().replayed, 1u);
+  EXPECT_EQ(client.counters().dropped.replay, 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -177,14 +177,15 @@ TEST(SmbEngine, ForeignSessionUnsignedAndUnencryptedAreRejected) {
   ASSERT_TRUE(frame);
   pipe.server().write(*frame);
   drain(pipe.client(), client);
-  EXPECT_EQ(client.poll().error(), Error::kAuthFailed);
+  EXPECT_EQ(client.poll().error(), Error::kWrongContext);
   // A plain (unencrypted) response on an encrypted session.
   SecureChannel plain(server_config(config_for(Protection::kNone)));
   frame = plain.send(h, 4);
   pipe.server().write(*frame);
   drain(pipe.client(), client);
   EXPECT_EQ(client.poll().error(), Error::kAuthFailed);
-  EXPECT_EQ(client.counters().auth_failed, 2u);
+  EXPECT_EQ(client.counters().dropped.wrong_context, 1u);
+  EXPECT_EQ(client.counters().dropped.auth, 1u);
   // An unsigned response on a signed session.
   ClientEngine signed_client(config_for(Protection::kSigned));
   pipe.server().write(*frame);

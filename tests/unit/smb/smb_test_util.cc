@@ -82,7 +82,7 @@ Bytes evp_transform_seal(Cipher cipher, std::span<const std::uint8_t> key,
   store_le32(t.data() + 36, static_cast<std::uint32_t>(message.size()));
   store_le16(t.data() + 42, 1);
   store_le64(t.data() + 44, session_id);
-  const Bytes ct = evp_aead_seal(cipher, key, nonce_field.first(cipher_nonce_length(cipher)),
+  const Bytes ct = evp_aead_seal(cipher, key, nonce_field.first(info(cipher).nonce_len),
                                  std::span<const std::uint8_t>(t).subspan(20), message);
   std::copy(ct.end() - 16, ct.end(), t.begin() + 4);
   t.insert(t.end(), ct.begin(), ct.end() - 16);

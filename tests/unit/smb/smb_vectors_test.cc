@@ -68,8 +68,8 @@ TEST(SmbKdf, MicrosoftAndComputedVectors) {
     const bool v311 = dialect == Dialect::kSmb311;
     const std::span<const std::uint8_t> sk16 = std::span<const std::uint8_t>(sk).first(16);
     const std::span<const std::uint8_t> cipher_kdk =
-        cipher_key_length(cipher) == 32 ? std::span<const std::uint8_t>(sk) : sk16;
-    const std::size_t klen = cipher_key_length(cipher);
+        info(cipher).key_len == 32 ? std::span<const std::uint8_t>(sk) : sk16;
+    const std::size_t klen = info(cipher).key_len;
     if (r.has("ClientToServer")) {
       EXPECT_EQ(span_bytes(keys->client_to_server_key()), r.hex("ClientToServer"));
       EXPECT_EQ(span_bytes(keys->client_to_server_key()),
@@ -156,7 +156,7 @@ TEST(SmbTransform, MicrosoftAndComputedVectors) {
     EXPECT_EQ(plain->data(), buf.data() + kTransformHeaderSize);
     // Re-seal bit for bit when the nonce is one our scheme produces (unused bytes zero):
     // counter = first 8 bytes (LE), salt = the rest of the used nonce.
-    const std::size_t n = cipher_nonce_length(cipher);
+    const std::size_t n = info(cipher).nonce_len;
     bool zero_tail = true;
     for (std::size_t i = n; i < 16; ++i) {
       zero_tail = zero_tail && nonce_field[i] == 0;
@@ -167,11 +167,12 @@ TEST(SmbTransform, MicrosoftAndComputedVectors) {
         counter = counter << 8 | nonce_field[static_cast<std::size_t>(i)];
       }
       const Bytes salt(nonce_field.begin() + 8, nonce_field.begin() + static_cast<long>(n));
-      TransformSealer sealer(cipher, key, sid, test::fixed_random(&salt),
-                             TransformOptions{.first_counter = counter});
+      TransformSealer sealer(
+          cipher, key, sid,
+          TransformSealerOptions{.random = test::fixed_random(&salt), .first_counter = counter});
       Bytes out(kTransformHeaderSize + message.size());
       std::copy(message.begin(), message.end(), out.begin() + kTransformHeaderSize);
-      const Result<std::size_t> len = sealer.seal_in_place(out, message.size());
+      const Result<std::size_t> len = sealer.seal(out, message.size());
       ASSERT_TRUE(len);
       EXPECT_EQ(out, transformed);
     }

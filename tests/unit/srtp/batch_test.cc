@@ -106,7 +106,7 @@ void expect_same_counters(const Session& a, const Session& b) {
   EXPECT_EQ(a.drop_counters().auth, b.drop_counters().auth);
   EXPECT_EQ(a.drop_counters().replay, b.drop_counters().replay);
   EXPECT_EQ(a.drop_counters().malformed, b.drop_counters().malformed);
-  EXPECT_EQ(a.drop_counters().unknown_ssrc, b.drop_counters().unknown_ssrc);
+  EXPECT_EQ(a.drop_counters().wrong_context, b.drop_counters().wrong_context);
   EXPECT_EQ(a.stream_count(), b.stream_count());
 }
 
@@ -191,7 +191,7 @@ TEST_P(SrtpBatch, UnprotectBatchEqualsSinglePathUnderReplayForgeryAndReorder) {
     expect_same_counters(single, batched);
     EXPECT_GT(single.drop_counters().replay, 0u);
     EXPECT_GT(single.drop_counters().auth, 0u);
-    EXPECT_GT(single.drop_counters().unknown_ssrc, 0u);
+    EXPECT_GT(single.drop_counters().wrong_context, 0u);
     for (std::uint32_t ssrc = 1; ssrc <= 4; ++ssrc) {
       ASSERT_EQ(single.has_stream(ssrc), batched.has_stream(ssrc));
       if (single.has_stream(ssrc)) {

@@ -318,8 +318,8 @@ TEST_P(SrtpSession, StreamsAreCreatedOnFirstValidPacketAndCapped) {
   EXPECT_EQ(rx.stream_count(), 3u);
   Error e{};
   EXPECT_TRUE(unprotect(rx, protect(tx, rtp_packet(4, 1, 10)), false, &e).empty());
-  EXPECT_EQ(e, Error::kUnknownStream);
-  EXPECT_EQ(rx.drop_counters().unknown_ssrc, 1u);
+  EXPECT_EQ(e, Error::kTableFull);
+  EXPECT_EQ(rx.drop_counters().wrong_context, 1u);
   ASSERT_TRUE(rx.remove_stream(2));
   EXPECT_FALSE(unprotect(rx, protect(tx, rtp_packet(4, 2, 10))).empty());
   EXPECT_TRUE(rx.has_stream(4));
@@ -329,11 +329,11 @@ TEST_P(SrtpSession, StreamsAreCreatedOnFirstValidPacketAndCapped) {
   strict.create_streams_on_first_packet = false;
   Session rx2 = make_session(profile(), {keys}, strict);
   EXPECT_TRUE(unprotect(rx2, protect(tx, rtp_packet(1, 5, 10)), false, &e).empty());
-  EXPECT_EQ(e, Error::kUnknownStream);
-  EXPECT_EQ(rx2.drop_counters().unknown_ssrc, 1u);
-  EXPECT_EQ(rx2.roc(1).error(), Error::kUnknownStream);
-  EXPECT_EQ(rx2.set_roc(1, 0).error(), Error::kUnknownStream);
-  EXPECT_EQ(rx2.remove_stream(1).error(), Error::kUnknownStream);
+  EXPECT_EQ(e, Error::kWrongContext);
+  EXPECT_EQ(rx2.drop_counters().wrong_context, 1u);
+  EXPECT_EQ(rx2.roc(1).error(), Error::kWrongContext);
+  EXPECT_EQ(rx2.set_roc(1, 0).error(), Error::kWrongContext);
+  EXPECT_EQ(rx2.remove_stream(1).error(), Error::kWrongContext);
   ASSERT_TRUE(rx2.add_stream(1, {}));
   EXPECT_EQ(rx2.add_stream(1, {}).error(), Error::kBadState);
   EXPECT_FALSE(unprotect(rx2, protect(tx, rtp_packet(1, 6, 10))).empty());

@@ -1,5 +1,5 @@
-// RecordSealer and RecordOpener: DTLS 1.2 record framing over the crypto core.
-#include "wireseal/dtls/record_protector.h"
+// RecordSealer: DTLS 1.2 record framing and protection over the crypto core, sending side.
+#include "wireseal/dtls/record_sealer.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,53 +7,22 @@
 #include <utility>
 
 #include "common/bytes.h"
+#include "common/create.h"
 #include "common/ct.h"
 #include "record_crypto.h"
+#include "record_layout.h"
 
 namespace wireseal::dtls {
 namespace {
 
 using detail::build_aad;
+using detail::epoch_seq;
+using detail::kCbcIvSize;
 using detail::kMaxAadSize;
+using detail::kMaxPlaintext;
+using detail::layout;
+using detail::Layout;
 using detail::RecordCrypto;
-
-constexpr std::size_t kMaxPlaintext = 16384;  // RFC 6347 §4.1 / RFC 5246 §6.2.1
-constexpr std::size_t kCbcIvSize = 16;
-
-std::uint64_t epoch_seq(std::uint16_t epoch, std::uint64_t sequence) noexcept {
-  return std::uint64_t{epoch} << 48 | sequence;
-}
-
-// Sizes of a record's parts for an inner plaintext of `n` bytes (after any CID framing).
-struct Layout {
-  std::size_t header;  // record header
-  std::size_t prefix;  // explicit nonce or CBC IV
-  std::size_t body;    // encrypted bytes (AEAD: n; CBC MtE: n + MAC + padding; ...)
-  std::size_t suffix;  // AEAD tag, or the MAC of EtM and NULL records
-  std::size_t fragment() const noexcept { return prefix + body + suffix; }
-  std::size_t total() const noexcept { return header + fragment(); }
-};
-
-Layout layout(const RecordCipherInfo& c, bool etm, std::size_t cid_len, std::size_t n) noexcept {
-  Layout l{header_size(cid_len), c.explicit_nonce_len, n, 0};
-  switch (c.kind) {
-    case CipherKind::kAead:
-      l.suffix = c.tag_len;
-      break;
-    case CipherKind::kCbc:
-      if (etm) {
-        l.body = n + (16 - n % 16);
-        l.suffix = c.tag_len;
-      } else {
-        l.body = n + c.tag_len + (16 - (n + c.tag_len) % 16);
-      }
-      break;
-    case CipherKind::kNull:
-      l.suffix = c.tag_len;
-      break;
-  }
-  return l;
-}
 
 // sealable_type: tls12_cid is the outer type of CID records only (RFC 9146 §4), never one a
 // caller seals, and with a CID the real type is found as the last non-zero byte of the inner
@@ -72,17 +41,10 @@ std::size_t write_cbc_padding(std::uint8_t* data, std::size_t n) noexcept {
 
 }  // namespace
 
-ConnectionId::ConnectionId(std::span<const std::uint8_t> bytes) : len_(bytes.size()) {
-  if (bytes.size() > kMaxCidLength) {
-    throw std::invalid_argument("wireseal::dtls: connection ID longer than 255 bytes");
-  }
-  std::copy(bytes.begin(), bytes.end(), bytes_.begin());
-}
-
 // ----------------------------------------------------------------------------- sealing
 
 RecordSealer::RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
-                           RecordOptions options, std::uint64_t first_sequence)
+                           RecordSealerOptions options, std::uint64_t first_sequence)
     : crypto_(std::make_unique<RecordCrypto>(cipher, keys, options.backend)),
       options_(options),
       epoch_(epoch),
@@ -122,8 +84,20 @@ DirectionKeys claim_or_throw(KeyBlock& block, Direction direction) {
 }  // namespace
 
 RecordSealer::RecordSealer(KeyBlock& block, Direction direction, std::uint16_t epoch,
-                           RecordOptions options)
+                           RecordSealerOptions options)
     : RecordSealer(block.cipher(), claim_or_throw(block, direction), epoch, options) {}
+
+Result<RecordSealer> RecordSealer::create(KeyBlock& block, Direction direction, std::uint16_t epoch,
+                                          RecordSealerOptions options) noexcept {
+  return wireseal::detail::try_create<RecordSealer>(block, direction, epoch, std::move(options));
+}
+
+Result<RecordSealer> RecordSealer::create(RecordCipher cipher, const DirectionKeys& keys,
+                                          std::uint16_t epoch, RecordSealerOptions options,
+                                          std::uint64_t first_sequence) noexcept {
+  return wireseal::detail::try_create<RecordSealer>(cipher, keys, epoch, std::move(options),
+                                                    first_sequence);
+}
 
 void RecordSealer::fresh_iv(std::uint8_t* iv) noexcept {
   if (options_.random.fill != nullptr) {
@@ -301,6 +275,15 @@ Result<std::size_t> RecordSealer::seal(ContentType type, std::span<const std::ui
   return f.layout.total();
 }
 
+Result<std::size_t> RecordSealer::seal(ContentType type, std::span<std::uint8_t> buffer,
+                                       std::size_t plaintext_len) noexcept {
+  const std::size_t offset = payload_offset();
+  if (buffer.size() < offset || buffer.size() - offset < plaintext_len) {
+    return Error::kBufferTooSmall;
+  }
+  return seal(type, std::span<const std::uint8_t>(buffer.subspan(offset, plaintext_len)), buffer);
+}
+
 // seal_aead is the common case (GCM, CCM, ChaCha20-Poly1305 without a connection ID) as one
 // straight-line function: the same bytes as frame() + seal_framed(), a third of the work.
 //
@@ -327,21 +310,15 @@ Result<std::size_t> RecordSealer::seal_aead(ContentType type,
     return Error::kAliasing;
   }
   const std::uint64_t es = epoch_seq(epoch_, next_sequence_);
-  record[0] = static_cast<std::uint8_t>(type);
-  store_be16(record + 1, options_.version);
-  store_be64(record + 3, es);
-  store_be16(record + 11, static_cast<std::uint16_t>(fragment));
+  detail::write_header_without_cid(type, options_.version, es, static_cast<std::uint16_t>(fragment),
+                                   record);
   if (c.explicit_nonce_len != 0) {
     store_be64(record + kHeaderSize, es);  // RFC 5288 §3: the sequence number, never random
   }
   std::uint8_t nonce[12];
   crypto_->nonce(es, record + kHeaderSize, nonce);
-  // RFC 5246 §6.2.3.3 additional data: seq_num | type | version | length (of the plaintext).
   std::uint8_t aad[13];
-  store_be64(aad, es);
-  aad[8] = static_cast<std::uint8_t>(type);
-  store_be16(aad + 9, options_.version);
-  store_be16(aad + 11, static_cast<std::uint16_t>(n));
+  detail::aad_without_cid(es, type, options_.version, static_cast<std::uint16_t>(n), aad);
   ++next_sequence_;  // consumed before sealing: a failed seal never frees its nonce
   if (Status st =
           crypto_->aead->seal(nonce, aad, plaintext, {payload, n}, {payload + n, c.tag_len});
@@ -458,161 +435,6 @@ void RecordSealer::seal_group_mac(Framed* framed, Job* const* jobs, std::size_t 
     jobs[i]->status = {};
     jobs[i]->record_len = framed[i].layout.total();
   }
-}
-
-// ----------------------------------------------------------------------------- opening
-
-RecordOpener::RecordOpener(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
-                           RecordOptions options)
-    : crypto_(std::make_unique<RecordCrypto>(cipher, keys, options.backend)),
-      options_(options),
-      epoch_(epoch),
-      window_(options.replay_window) {
-  if (options_.encrypt_then_mac && crypto_->info().kind != CipherKind::kCbc) {
-    throw std::invalid_argument("wireseal::dtls: encrypt_then_mac applies to CBC ciphers only");
-  }
-}
-RecordOpener::~RecordOpener() = default;
-RecordOpener::RecordOpener(RecordOpener&&) noexcept = default;
-RecordOpener& RecordOpener::operator=(RecordOpener&&) noexcept = default;
-
-RecordCipher RecordOpener::cipher() const noexcept { return crypto_->cipher(); }
-
-Result<OpenedRecord> RecordOpener::open(std::span<std::uint8_t> bytes) noexcept {
-  const std::span<const std::uint8_t> cid = options_.cid.bytes();
-  Result<RecordView> parsed = parse_record(bytes, cid.size());
-  if (!parsed) {
-    return parsed.error();
-  }
-  const RecordView& r = *parsed;
-  if ((r.type == ContentType::kTls12Cid) != !cid.empty() ||
-      (!cid.empty() && !wireseal::detail::ct_equal(r.cid, cid))) {
-    return Error::kMalformed;
-  }
-  if (r.epoch != epoch_) {
-    return Error::kBadState;
-  }
-  if (!window_.is_fresh(r.sequence)) {
-    return Error::kReplay;  // before any cryptography, as RFC 6347 §4.1.2.6 suggests
-  }
-  const RecordCipherInfo& c = crypto_->info();
-  const std::uint64_t es = epoch_seq(r.epoch, r.sequence);
-  std::uint8_t* fragment = bytes.data() + r.header.size();
-  const std::size_t fragment_len = r.fragment.size();
-  std::uint8_t aad[kMaxAadSize];
-  std::span<std::uint8_t> inner;
-
-  switch (c.kind) {
-    case CipherKind::kAead: {
-      if (fragment_len < c.explicit_nonce_len + c.tag_len) {
-        return Error::kMalformed;
-      }
-      const std::size_t n = fragment_len - c.explicit_nonce_len - c.tag_len;
-      std::uint8_t nonce[12];
-      crypto_->nonce(es, fragment, nonce);
-      const std::size_t aad_len = build_aad(es, r.type, r.version, cid, n, aad);
-      std::uint8_t* body = fragment + c.explicit_nonce_len;
-      if (Status s = crypto_->aead->open(nonce, {aad, aad_len}, {body, n}, {body, n},
-                                         {body + n, c.tag_len});
-          !s) {
-        return s.error();
-      }
-      inner = {body, n};
-      break;
-    }
-    case CipherKind::kCbc: {
-      const std::size_t mac_len = c.tag_len;
-      std::uint8_t* iv = fragment;
-      std::uint8_t* body = fragment + kCbcIvSize;
-      if (options_.encrypt_then_mac) {
-        if (fragment_len < kCbcIvSize + 16 + mac_len ||
-            (fragment_len - kCbcIvSize - mac_len) % 16 != 0) {
-          return Error::kMalformed;
-        }
-        const std::size_t enc_len = fragment_len - kCbcIvSize - mac_len;
-        const std::size_t aad_len =
-            build_aad(es, r.type, r.version, cid, kCbcIvSize + enc_len, aad);
-        crypto::Hmac::Stream mac = crypto_->hmac->begin();
-        mac.update({aad, aad_len});
-        mac.update({iv, kCbcIvSize + enc_len});
-        std::uint8_t expected[crypto::kMaxDigestLength];
-        (void)mac.finish({expected, mac_len});
-        if (!wireseal::detail::tag_matches({expected, mac_len}, {body + enc_len, mac_len})) {
-          wireseal::detail::secure_wipe(fragment, fragment_len);
-          return Error::kAuthFailed;
-        }
-        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len},
-                                    {body, enc_len});
-        // The MAC already vouched for the bytes, so they are no secret of the keys any more:
-        // the padding can be checked plainly.
-        WS_CT_DECLASSIFY(body, enc_len);
-        const std::size_t pad = body[enc_len - 1];
-        bool pad_ok = pad + 1 <= enc_len;
-        for (std::size_t i = 0; pad_ok && i <= pad; ++i) {
-          pad_ok = body[enc_len - 1 - i] == pad;
-        }
-        if (!pad_ok) {
-          wireseal::detail::secure_wipe(fragment, fragment_len);
-          return Error::kAuthFailed;
-        }
-        inner = {body, enc_len - pad - 1};
-      } else {
-        const std::size_t min_len = (mac_len + 1 + 15) / 16 * 16;
-        if (fragment_len < kCbcIvSize + min_len || (fragment_len - kCbcIvSize) % 16 != 0) {
-          return Error::kMalformed;
-        }
-        const std::size_t enc_len = fragment_len - kCbcIvSize;
-        (void)crypto_->cbc->decrypt(std::span<const std::uint8_t, 16>(iv, 16), {body, enc_len},
-                                    {body, enc_len});
-        // The MAC covers the pseudo-header with the (secret) plaintext length: pass the
-        // prefix without the length field and let the constant-time check append it.
-        const std::size_t aad_len = build_aad(es, r.type, r.version, cid, 0, aad);
-        Result<std::size_t> n =
-            detail::cbc_open_mac_then_encrypt(*crypto_->hmac, {aad, aad_len - 2}, {body, enc_len});
-        if (!n) {
-          wireseal::detail::secure_wipe(fragment, fragment_len);
-          return n.error();
-        }
-        inner = {body, *n};
-      }
-      break;
-    }
-    case CipherKind::kNull: {
-      if (fragment_len < c.tag_len) {
-        return Error::kMalformed;
-      }
-      const std::size_t n = fragment_len - c.tag_len;
-      const std::size_t aad_len = build_aad(es, r.type, r.version, cid, n, aad);
-      crypto::Hmac::Stream mac = crypto_->hmac->begin();
-      mac.update({aad, aad_len});
-      mac.update({fragment, n});
-      std::uint8_t expected[crypto::kMaxDigestLength];
-      (void)mac.finish({expected, c.tag_len});
-      if (!wireseal::detail::tag_matches({expected, c.tag_len}, {fragment + n, c.tag_len})) {
-        return Error::kAuthFailed;
-      }
-      inner = {fragment, n};
-      break;
-    }
-  }
-
-  // Authenticated: the plaintext is the caller's now, and no longer a secret of the keys.
-  WS_CT_DECLASSIFY(inner.data(), inner.size());
-  ContentType type = r.type;
-  if (!cid.empty()) {
-    // DTLSInnerPlaintext: content | real type | zeros. The real type is the last non-zero byte.
-    std::size_t end = inner.size();
-    while (end > 0 && inner[end - 1] == 0) {
-      --end;
-    }
-    if (end == 0) {
-      return Error::kMalformed;
-    }
-    type = static_cast<ContentType>(inner[end - 1]);
-    inner = inner.first(end - 1);
-  }
-  window_.mark(r.sequence);
-  return OpenedRecord{type, r.epoch, r.sequence, inner, r.record.size()};
 }
 
 }  // namespace wireseal::dtls

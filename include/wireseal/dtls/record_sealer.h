@@ -1,8 +1,7 @@
 #pragma once
-// DTLS 1.2 record protection, one object per direction and epoch.
+// RecordSealer: DTLS 1.2 record protection for one direction and epoch, sending side.
 //
-// RecordSealer turns plaintext into a protected record; RecordOpener checks and decrypts one.
-// Both are keyed once from the direction's keys (DirectionKeys, from a KeyBlock) and then work
+// Keyed once from the direction's keys (DirectionKeys, from a KeyBlock); after that it works
 // on caller buffers with no allocation and no copy of the payload:
 //
 //   AEAD (GCM, CCM):    header | explicit nonce (epoch|seq, 8) | ciphertext | tag
@@ -12,57 +11,38 @@
 //   NULL:               header | plaintext | MAC
 //
 // With a connection ID (RFC 9146) the header carries the CID and the encrypted part is the
-// DTLSInnerPlaintext: content | real type | zero padding.
+// DTLSInnerPlaintext: content | real type | zero padding. RecordOpener (record_opener.h)
+// reverses it.
 //
-// Sealing writes the whole record into `out`; if the plaintext already sits at
-// out[payload_offset()] it is protected in place. Opening decrypts in place and returns a view
-// of the plaintext inside the caller's record. Bad records never reveal which check failed
-// (tag, MAC, padding: all kAuthFailed), and CBC padding/MAC checks run in constant time.
+// Buffers, as everywhere in wireseal: in place when the plaintext already sits where the
+// protected form puts it (out[payload_offset()]), otherwise from a disjoint input; any other
+// overlap is kAliasing.
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 
-#include "wireseal/crypto/aead.h"
-#include "wireseal/crypto/aes.h"
-#include "wireseal/crypto/hmac.h"
+#include "wireseal/crypto/backend.h"
 #include "wireseal/dtls/key_block.h"
 #include "wireseal/dtls/record.h"
 #include "wireseal/dtls/record_cipher.h"
-#include "wireseal/dtls/replay_window.h"
 #include "wireseal/random.h"
 #include "wireseal/result.h"
 
 namespace wireseal::dtls {
 
-// ConnectionId is a CID of 0..255 bytes kept by value.
-class ConnectionId {
- public:
-  ConnectionId() noexcept = default;
-  // ConnectionId copies `bytes` (at most 255; longer throws std::invalid_argument).
-  explicit ConnectionId(std::span<const std::uint8_t> bytes);
-  std::span<const std::uint8_t> bytes() const noexcept { return {bytes_.data(), len_}; }
-  std::size_t size() const noexcept { return len_; }
-  bool empty() const noexcept { return len_ == 0; }
-
- private:
-  std::array<std::uint8_t, kMaxCidLength> bytes_{};
-  std::size_t len_ = 0;
-};
-
-struct RecordOptions {
+// RecordSealerOptions configure a sealer (all negotiated by the handshake except `random`
+// and `backend`).
+struct RecordSealerOptions {
   std::uint16_t version = kDtls12Version;
-  bool encrypt_then_mac = false;  // RFC 7366, CBC ciphers only (negotiated by the handshake)
-  ConnectionId cid;               // CID carried in this direction's records (RFC 9146)
-  std::size_t cid_padding = 0;    // zero bytes added to every CID inner plaintext (sealer)
-  // CBC IVs (sealer). Empty (the default): each sealer draws IVs from its own AES-128-CTR
-  // generator keyed once from the system DRBG — unpredictable, and ~10 ns instead of the
-  // ~1 µs of a locked RAND_bytes call per record. Tests inject a deterministic source.
+  bool encrypt_then_mac = false;  // RFC 7366, CBC ciphers only
+  ConnectionId cid{};             // CID carried in this direction's records (RFC 9146)
+  std::size_t cid_padding = 0;    // zero bytes added to every CID inner plaintext
+  // CBC IVs. Empty (the default): each sealer draws IVs from its own AES-128-CTR generator
+  // keyed once from the system DRBG — unpredictable, and ~10 ns instead of the ~1 µs of a
+  // locked RAND_bytes call per record. Tests inject a deterministic source.
   RandomSource random{};
-  std::size_t replay_window = ReplayWindow::kDefaultSize;  // opener
   crypto::Backend backend = crypto::Backend::kAuto;
 };
 
@@ -75,20 +55,27 @@ class RecordCrypto;
 // counts up, is consumed before the record is sealed, and refuses to pass 2^48 - 1. A nonce
 // therefore repeats only if two sealers seal with the same keys and epoch; the KeyBlock
 // constructor rules that out by claiming the direction's keys (a second sealer for it
-// throws). CBC records take a fresh unpredictable IV each.
+// fails). CBC records take a fresh unpredictable IV each.
 class RecordSealer {
  public:
   // RecordSealer keys the block's cipher for sealing `direction`'s records of `epoch`, from
   // sequence 0. The direction is claimed: a second RecordSealer for it from the same block
   // throws std::invalid_argument, as does misuse of the options.
   RecordSealer(KeyBlock& block, Direction direction, std::uint16_t epoch,
-               RecordOptions options = {});
+               RecordSealerOptions options = {});
   // RecordSealer over key material that did not come from a KeyBlock (a key log, a test tool
   // re-creating a peer's records), starting at `first_sequence`. The caller then carries the
   // rule the KeyBlock enforces: never two sealers, or overlapping sequence ranges, for the
   // same keys and epoch. Misuse (key sizes) throws std::invalid_argument.
   RecordSealer(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
-               RecordOptions options = {}, std::uint64_t first_sequence = 0);
+               RecordSealerOptions options = {}, std::uint64_t first_sequence = 0);
+  // create is the constructor that never throws: kInvalidArgument for what it would throw
+  // on, kOutOfMemory when set-up cannot allocate.
+  static Result<RecordSealer> create(KeyBlock& block, Direction direction, std::uint16_t epoch,
+                                     RecordSealerOptions options = {}) noexcept;
+  static Result<RecordSealer> create(RecordCipher cipher, const DirectionKeys& keys,
+                                     std::uint16_t epoch, RecordSealerOptions options = {},
+                                     std::uint64_t first_sequence = 0) noexcept;
   ~RecordSealer();
   RecordSealer(RecordSealer&&) noexcept;
   RecordSealer& operator=(RecordSealer&&) noexcept;
@@ -98,6 +85,7 @@ class RecordSealer {
   // next_sequence is the sequence number the next record gets.
   std::uint64_t next_sequence() const noexcept { return next_sequence_; }
 
+  // --- sizes (exact; none allocates)
   // payload_offset is where a plaintext placed in the output buffer is sealed in place.
   std::size_t payload_offset() const noexcept;
   // sealed_size is the exact record length for a plaintext of `plaintext_len` bytes.
@@ -116,6 +104,10 @@ class RecordSealer {
   // rekey with a new epoch).
   Result<std::size_t> seal(ContentType type, std::span<const std::uint8_t> plaintext,
                            std::span<std::uint8_t> out) noexcept;
+  // seal in place: the plaintext is buffer[payload_offset(), +plaintext_len); the record is
+  // written over buffer[0, sealed_size(plaintext_len)). Same errors.
+  Result<std::size_t> seal(ContentType type, std::span<std::uint8_t> buffer,
+                           std::size_t plaintext_len) noexcept;
 
   // Job is one record of seal_batch; `status` and `record_len` are written by it.
   struct Job {
@@ -143,47 +135,10 @@ class RecordSealer {
                                 std::span<std::uint8_t> out) noexcept;
 
   std::unique_ptr<detail::RecordCrypto> crypto_;
-  RecordOptions options_;
+  RecordSealerOptions options_;
   std::uint16_t epoch_;
   std::uint64_t next_sequence_;
   bool aead_without_cid_ = false;  // seal() takes the straight-line seal_aead() path
-};
-
-// OpenedRecord describes a record that authenticated.
-struct OpenedRecord {
-  ContentType type;  // the real content type (inner type for CID records)
-  std::uint16_t epoch;
-  std::uint64_t sequence;
-  std::span<std::uint8_t> plaintext;  // inside the caller's buffer
-  std::size_t record_size;            // bytes of the input this record occupied
-};
-
-class RecordOpener {
- public:
-  // RecordOpener keys `cipher` for opening records of `epoch`. `options.cid` is the CID this
-  // side expects in incoming records (its length is how CID records are parsed).
-  RecordOpener(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
-               RecordOptions options = {});
-  ~RecordOpener();
-  RecordOpener(RecordOpener&&) noexcept;
-  RecordOpener& operator=(RecordOpener&&) noexcept;
-
-  RecordCipher cipher() const noexcept;
-  std::uint16_t epoch() const noexcept { return epoch_; }
-  const ReplayWindow& replay_window() const noexcept { return window_; }
-
-  // open parses the record at the start of `bytes` (trailing bytes, such as further records
-  // of the datagram, are left alone), checks epoch and replay window, authenticates and
-  // decrypts in place. Errors: kMalformed (unparseable or impossible lengths, wrong CID),
-  // kBadState (another epoch), kReplay, kAuthFailed (tag, MAC or padding). On kAuthFailed the
-  // record's payload bytes are zeroed.
-  Result<OpenedRecord> open(std::span<std::uint8_t> bytes) noexcept;
-
- private:
-  std::unique_ptr<detail::RecordCrypto> crypto_;
-  RecordOptions options_;
-  std::uint16_t epoch_;
-  ReplayWindow window_;
 };
 
 }  // namespace wireseal::dtls
