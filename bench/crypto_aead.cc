@@ -62,13 +62,13 @@ struct Message {
 };
 
 crypto::Aead make_wireseal(const AeadCase& c) {
-  const Bytes key = pattern(crypto::key_length(c.algorithm), 7);
+  const Bytes key = pattern(crypto::info(c.algorithm).key_len, 7);
   return crypto::Aead(c.algorithm, key,
                       crypto::AeadOptions{.tag_len = c.tag_len, .nonce_len = kNonceLen});
 }
 
 openssl::Aead make_openssl(const AeadCase& c) {
-  const Bytes key = pattern(crypto::key_length(c.algorithm), 7);
+  const Bytes key = pattern(crypto::info(c.algorithm).key_len, 7);
   return openssl::Aead(c.evp_name, key, c.tag_len, kNonceLen);
 }
 

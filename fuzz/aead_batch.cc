@@ -52,7 +52,7 @@ crypto::Aead make_aead(fuzz::FuzzInput& in) {
     o.tag_len = 12 + tag_choice % 5;
   }
   o.backend = fuzz::pick_backend(in, {crypto::primitive_of(alg)});
-  const std::vector<std::uint8_t> key = in.vector(crypto::key_length(alg));
+  const std::vector<std::uint8_t> key = in.vector(crypto::info(alg).key_len);
   return crypto::Aead(alg, key, o);
 }
 

@@ -154,7 +154,7 @@ Bytes aead_script(std::size_t alg, std::size_t tag_choice, std::size_t nonce_cho
   const std::size_t nonce_len = ccm ? 7 + nonce_choice : 12;
   fuzz::FuzzScript s;
   s.below(7, alg).below(7, tag_choice).below(7, nonce_choice).u8(backend);
-  s.bytes(Bytes(crypto::key_length(algorithm), 0x4b));
+  s.bytes(Bytes(crypto::info(algorithm).key_len, 0x4b));
   const std::size_t sizes[] = {0, 1, 16, 100, 1000, 33};
   s.below(20, std::size(sizes) - 1);
   for (std::size_t i = 0; i < std::size(sizes); ++i) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 #include "backend/interfaces.h"
@@ -13,7 +14,7 @@ namespace {
 
 void check_options(AeadAlgorithm algorithm, std::span<const std::uint8_t> key,
                    const AeadOptions& options) {
-  if (key.size() != key_length(algorithm)) {
+  if (key.size() != info(algorithm).key_len) {
     throw std::invalid_argument("wireseal::Aead: wrong key size");
   }
   switch (primitive_of(algorithm)) {
@@ -97,54 +98,45 @@ Status check_buffers(std::size_t nonce_len, std::size_t max_len,
 
 }  // namespace
 
-Primitive primitive_of(AeadAlgorithm algorithm) noexcept {
-  switch (algorithm) {
-    case AeadAlgorithm::kAes128Gcm:
-    case AeadAlgorithm::kAes192Gcm:
-    case AeadAlgorithm::kAes256Gcm:
-      return Primitive::kAesGcm;
-    case AeadAlgorithm::kAes128Ccm:
-    case AeadAlgorithm::kAes192Ccm:
-    case AeadAlgorithm::kAes256Ccm:
-      return Primitive::kAesCcm;
-    case AeadAlgorithm::kChaCha20Poly1305:
-      return Primitive::kChaCha20Poly1305;
-  }
-  return Primitive::kAesGcm;
+namespace {
+
+// RFC 9001 §6.6: AES-GCM 2^23 messages, 2^52 forgeries; ChaCha20-Poly1305 beyond 2^62 (so
+// 2^62 here), 2^36 forgeries; AES-128-CCM 2^21.5 (2965820) for both (Appendix B.2). The RFC
+// gives GCM one figure for both key sizes; the CCM figure is applied to the longer keys too.
+constexpr std::uint64_t kGcmConfidentiality = std::uint64_t{1} << 23;
+constexpr std::uint64_t kGcmIntegrity = std::uint64_t{1} << 52;
+constexpr std::uint64_t kCcmLimit = 2965820;  // 2^21.5
+constexpr std::uint64_t kChaChaConfidentiality = std::uint64_t{1} << 62;
+constexpr std::uint64_t kChaChaIntegrity = std::uint64_t{1} << 36;
+
+// In AeadAlgorithm order.
+constexpr AeadInfo kAeads[] = {
+    {AeadAlgorithm::kAes128Gcm, "AES-128-GCM", Primitive::kAesGcm, 16, 12, 16,
+     kGcmConfidentiality, kGcmIntegrity},
+    {AeadAlgorithm::kAes192Gcm, "AES-192-GCM", Primitive::kAesGcm, 24, 12, 16,
+     kGcmConfidentiality, kGcmIntegrity},
+    {AeadAlgorithm::kAes256Gcm, "AES-256-GCM", Primitive::kAesGcm, 32, 12, 16,
+     kGcmConfidentiality, kGcmIntegrity},
+    {AeadAlgorithm::kAes128Ccm, "AES-128-CCM", Primitive::kAesCcm, 16, 12, 16, kCcmLimit,
+     kCcmLimit},
+    {AeadAlgorithm::kAes192Ccm, "AES-192-CCM", Primitive::kAesCcm, 24, 12, 16, kCcmLimit,
+     kCcmLimit},
+    {AeadAlgorithm::kAes256Ccm, "AES-256-CCM", Primitive::kAesCcm, 32, 12, 16, kCcmLimit,
+     kCcmLimit},
+    {AeadAlgorithm::kChaCha20Poly1305, "ChaCha20-Poly1305", Primitive::kChaCha20Poly1305, 32, 12,
+     16, kChaChaConfidentiality, kChaChaIntegrity},
+};
+
+}  // namespace
+
+const AeadInfo& info(AeadAlgorithm algorithm) noexcept {
+  const auto index = static_cast<std::size_t>(algorithm);
+  return index < std::size(kAeads) ? kAeads[index] : kAeads[0];
 }
 
-const char* to_string(AeadAlgorithm algorithm) noexcept {
-  switch (algorithm) {
-    case AeadAlgorithm::kAes128Gcm:
-      return "AES-128-GCM";
-    case AeadAlgorithm::kAes192Gcm:
-      return "AES-192-GCM";
-    case AeadAlgorithm::kAes256Gcm:
-      return "AES-256-GCM";
-    case AeadAlgorithm::kAes128Ccm:
-      return "AES-128-CCM";
-    case AeadAlgorithm::kAes192Ccm:
-      return "AES-192-CCM";
-    case AeadAlgorithm::kAes256Ccm:
-      return "AES-256-CCM";
-    case AeadAlgorithm::kChaCha20Poly1305:
-      return "ChaCha20-Poly1305";
-  }
-  return "?";
-}
+Primitive primitive_of(AeadAlgorithm algorithm) noexcept { return info(algorithm).primitive; }
 
-std::size_t key_length(AeadAlgorithm algorithm) noexcept {
-  switch (algorithm) {
-    case AeadAlgorithm::kAes128Gcm:
-    case AeadAlgorithm::kAes128Ccm:
-      return 16;
-    case AeadAlgorithm::kAes192Gcm:
-    case AeadAlgorithm::kAes192Ccm:
-      return 24;
-    default:
-      return 32;
-  }
-}
+const char* to_string(AeadAlgorithm algorithm) noexcept { return info(algorithm).name; }
 
 Aead::Aead(AeadAlgorithm algorithm, std::span<const std::uint8_t> key, AeadOptions options)
     : algorithm_(algorithm),

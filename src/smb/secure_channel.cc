@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/create.h"
 #include "common/ct.h"
 
 namespace wireseal::smb {
@@ -64,6 +65,10 @@ SecureChannel::SecureChannel(const SessionConfig& config)
   }
   keys.wipe();
   out_.resize(message_offset_ + config.max_message_len);
+}
+
+Result<SecureChannel> SecureChannel::create(const SessionConfig& config) noexcept {
+  return wireseal::detail::try_create<SecureChannel>(config);
 }
 
 std::span<std::uint8_t> SecureChannel::outgoing_message() noexcept {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/bytes.h"
+#include "common/create.h"
 #include "common/ct.h"
 #include "wireseal/smb/header.h"
 
@@ -54,6 +55,11 @@ const char* to_string(SigningAlgorithm algorithm) noexcept {
 Signer::Signer(SigningAlgorithm algorithm, std::span<const std::uint8_t> signing_key,
                crypto::Backend backend)
     : algorithm_(algorithm), mac_(make_mac(algorithm, signing_key, backend)) {}
+
+Result<Signer> Signer::create(SigningAlgorithm algorithm, std::span<const std::uint8_t> signing_key,
+                              crypto::Backend backend) noexcept {
+  return wireseal::detail::try_create<Signer>(algorithm, signing_key, backend);
+}
 
 Status Signer::compute(std::span<const std::uint8_t> message,
                        std::span<std::uint8_t> out) noexcept {

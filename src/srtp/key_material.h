@@ -58,6 +58,9 @@ struct KeyMaterial {
   std::optional<crypto::AesCtr> header_ctr;
   std::array<std::uint8_t, kMaxSaltLen> header_salt{};
   std::array<std::uint8_t, kMaxMkiLength> mki{};
+  // Packets protected under this master key, over every stream (RFC 3711 §9.2 limits).
+  std::uint64_t srtp_protected = 0;
+  std::uint64_t srtcp_protected = 0;
 };
 
 // derive_key_material runs the SRTP KDF (key derivation rate 0) for every session key of

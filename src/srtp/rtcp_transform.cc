@@ -27,9 +27,14 @@ Result<SentIndex> SessionState::take_rtcp_index(StreamState* st, std::uint32_t s
   if (index > kMaxSrtcpIndex) {
     return Error::kSequenceExhausted;  // RFC 3711 §9.2: re-key before 2^31 SRTCP packets
   }
+  KeyMaterial& km = keys[st != nullptr ? st->key_index : defaults.key_index];
+  if (km.srtcp_protected >= srtcp_key_limit) {
+    return Error::kKeyLimit;  // the same limit over all the key's streams
+  }
   if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
     return Error::kTableFull;
   }
+  ++km.srtcp_protected;
   st->sent.rtcp_next = index + 1;
   return SentIndex{st, index};
 }

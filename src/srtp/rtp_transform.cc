@@ -60,9 +60,14 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
   if (*index < state.rtp_send_floor) {
     return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
   }
+  KeyMaterial& km = keys[state.key_index];
+  if (km.srtp_protected >= srtp_key_limit) {
+    return Error::kKeyLimit;
+  }
   if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
     return Error::kTableFull;
   }
+  ++km.srtp_protected;
   streams.rtp_window(*st).mark(*index);
   st->sent.rtp_next = std::max(st->sent.rtp_next, *index + 1);
   return SentIndex{st, *index};

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/create.h"
 #include "common/ct.h"
 #include "session_state.h"
 #include "wireseal/random.h"
@@ -31,12 +32,21 @@ StreamState stream_from(const StreamOptions& options) {
   return d;
 }
 
+// lower_limit is a configured usage limit (0: none) capped to the profile's.
+std::uint64_t lower_limit(std::uint64_t configured, std::uint64_t profile_limit) noexcept {
+  return configured != 0 && configured < profile_limit ? configured : profile_limit;
+}
+
 }  // namespace
 
 SessionState::SessionState(const SessionConfig& config)
     : profile(&info(config.profile)),
       mki_len(config.mki_len),
       auto_create(config.create_streams_on_first_packet),
+      srtp_key_limit(lower_limit(config.max_srtp_packets_per_key,
+                                 info(config.profile).max_srtp_packets_per_key)),
+      srtcp_key_limit(lower_limit(config.max_srtcp_packets_per_key,
+                                  info(config.profile).max_srtcp_packets_per_key)),
       streams(config.max_streams, replay_window_words(config.replay_window),
               config.max_retired_senders, random_seed()),
       defaults(stream_from(config.stream_defaults)) {
@@ -95,6 +105,10 @@ using wireseal::detail::overlaps_partially;
 
 Session::Session(const SessionConfig& config)
     : state_(std::make_unique<detail::SessionState>(config)) {}
+
+Result<Session> Session::create(const SessionConfig& config) noexcept {
+  return wireseal::detail::try_create<Session>(config);
+}
 Session::~Session() = default;
 Session::Session(Session&&) noexcept = default;
 Session& Session::operator=(Session&&) noexcept = default;
@@ -270,6 +284,14 @@ Result<std::uint32_t> Session::srtcp_index(std::uint32_t ssrc) const noexcept {
     return Error::kWrongContext;
   }
   return s->sent.rtcp_next;
+}
+
+Result<KeyUsage> Session::key_usage(std::size_t key_index) const noexcept {
+  if (key_index >= state_->keys.size()) {
+    return Error::kInvalidArgument;
+  }
+  const detail::KeyMaterial& km = state_->keys[key_index];
+  return KeyUsage{km.srtp_protected, km.srtcp_protected};
 }
 
 const DropCounters& Session::drop_counters() const noexcept { return state_->drops; }

@@ -74,7 +74,8 @@ class SessionState {
   // index and marks it used before any keystream exists, so no failure after it can let the
   // index be used twice: the receiver's estimate (which keeps indexes still in the window from
   // being reused), refused with kReplay below the stream's send floor. The stream is created
-  // only once the index is granted. Defined in rtp_transform.cc.
+  // only once the index is granted; kKeyLimit when the stream's master key is used up.
+  // Defined in rtp_transform.cc.
   Result<SentIndex> take_rtp_index(StreamState* st, std::uint32_t ssrc, std::uint16_t seq) noexcept;
   // take_rtcp_index is the same for the next SRTCP index of `ssrc` (kSequenceExhausted at
   // 2^31). Defined in rtcp_transform.cc.
@@ -83,6 +84,8 @@ class SessionState {
   const ProfileInfo* profile;
   std::size_t mki_len;
   bool auto_create;
+  std::uint64_t srtp_key_limit;   // packets one master key may protect (RFC 3711 §9.2)
+  std::uint64_t srtcp_key_limit;
   std::vector<KeyMaterial> keys;
   StreamTable streams;
   StreamState defaults;  // template for streams created on first packet

@@ -54,7 +54,7 @@ TEST(CtCrypto, AeadSealAndOpenOnEveryBackend) {
     for (Backend backend : expected_backends(crypto::primitive_of(alg))) {
       SCOPED_TRACE(std::string(crypto::to_string(alg)) + " " +
                    std::string(crypto::to_string(backend)));
-      Bytes key = pattern(crypto::key_length(alg), 5);
+      Bytes key = pattern(crypto::info(alg).key_len, 5);
       secret(key);
       crypto::Aead aead(alg, key,
                         crypto::AeadOptions{.tag_len = 16, .nonce_len = 12, .backend = backend});

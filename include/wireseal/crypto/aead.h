@@ -35,14 +35,31 @@ enum class AeadAlgorithm : std::uint8_t {
   kChaCha20Poly1305,  // RFC 8439, 12-byte nonce, 16-byte tag
 };
 
-// to_string names `algorithm` ("AES-128-GCM", ...).
+// AeadInfo is one row of the AEAD table (aead.cc): sizes and usage limits, in the style of
+// the protocols' descriptors (dtls::RecordCipherInfo, srtp::ProfileInfo, smb::CipherInfo).
+// The limits are the published per-key bounds for messages up to 2^16 bytes at an attacker
+// advantage of 2^-57 (RFC 9001 §6.6, Appendix B): `confidentiality_limit` messages sealed,
+// `integrity_limit` forgeries tried (failed opens). A protocol that can re-key should before
+// either; each protocol's descriptor says what it enforces.
+struct AeadInfo {
+  AeadAlgorithm algorithm;
+  const char* name;                     // "AES-128-GCM", ...
+  Primitive primitive;                  // backend family (is_available / resolve)
+  std::size_t key_len;                  // 16, 24 or 32
+  std::size_t nonce_len;                // the default (AeadOptions); CCM allows 7..13
+  std::size_t tag_len;                  // the default and longest
+  std::uint64_t confidentiality_limit;  // messages per key
+  std::uint64_t integrity_limit;        // failed opens per key
+};
+
+// info returns the table row of `algorithm` (a static object, valid forever).
+const AeadInfo& info(AeadAlgorithm algorithm) noexcept;
+
+// to_string names `algorithm` (info(algorithm).name).
 const char* to_string(AeadAlgorithm algorithm) noexcept;
 
-// primitive_of returns the backend family of `algorithm` (for is_available / resolve).
+// primitive_of returns the backend family of `algorithm` (info(algorithm).primitive).
 Primitive primitive_of(AeadAlgorithm algorithm) noexcept;
-
-// key_length returns the key size in bytes of `algorithm`.
-std::size_t key_length(AeadAlgorithm algorithm) noexcept;
 
 struct AeadOptions {
   std::size_t tag_len = 16;    // GCM: 12..16; CCM: 4, 6, ..., 16; ChaCha20-Poly1305: 16

@@ -88,6 +88,8 @@ class SecureChannel {
   // signer for its role. Set-up misuse (key sizes, a 3.1.1 session without preauth hash,
   // max_message_len above the frame limit) throws std::invalid_argument.
   explicit SecureChannel(const SessionConfig& config);
+  // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
+  static Result<SecureChannel> create(const SessionConfig& config) noexcept;
 
   const SessionConfig& config() const noexcept { return config_; }
   // encryption_nonces is the nonce source of the key this channel seals with (kEncrypted;

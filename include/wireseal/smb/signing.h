@@ -40,6 +40,10 @@ class Signer {
   // std::invalid_argument.
   Signer(SigningAlgorithm algorithm, std::span<const std::uint8_t> signing_key,
          crypto::Backend backend = crypto::Backend::kAuto);
+  // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
+  static Result<Signer> create(SigningAlgorithm algorithm,
+                               std::span<const std::uint8_t> signing_key,
+                               crypto::Backend backend = crypto::Backend::kAuto) noexcept;
 
   SigningAlgorithm algorithm() const noexcept { return algorithm_; }
 

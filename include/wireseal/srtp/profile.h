@@ -46,6 +46,10 @@ struct ProfileInfo {
   std::size_t auth_key_len;      // HMAC-SHA1 key, 20 (0 for AEAD)
   std::size_t rtp_tag_len;       // SRTP authentication tag: 10, 4 or 16 (AEAD)
   std::size_t rtcp_tag_len;      // SRTCP tag: 10 for every HMAC profile, 16 for AEAD
+  // Usage limits of one master key over all the streams it protects (RFC 3711 §9.2): a
+  // Session refuses to protect more with it (kKeyLimit) and the key must be replaced.
+  std::uint64_t max_srtp_packets_per_key = std::uint64_t{1} << 48;
+  std::uint64_t max_srtcp_packets_per_key = std::uint64_t{1} << 31;
 };
 
 // info returns the table row of `profile` (a static object, valid forever).

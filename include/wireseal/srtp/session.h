@@ -25,6 +25,7 @@
 // Errors (wireseal::Error): kMalformed (does not parse), kBufferTooSmall, kAliasing,
 // kAuthFailed (tag, unknown MKI), kReplay (index seen or older than the window; also a
 // sender reusing an index), kSequenceExhausted (ROC or SRTCP index would wrap: re-key),
+// kKeyLimit (the master key protected all RFC 3711 §9.2 allows, over all its streams: re-key),
 // kWrongContext (unknown SSRC when streams are not created automatically), kTableFull (a new
 // SSRC finds the stream table full), kInvalidArgument (cryptex on an extension it cannot carry).
 // Unprotect failures are also counted per reason in drop_counters().
@@ -74,8 +75,18 @@ struct SessionConfig {
   std::size_t max_retired_senders = 64;
   std::size_t replay_window = kDefaultReplayWindow;  // rounded up to a power of two >= 64
   bool create_streams_on_first_packet = true;        // else only add_stream creates streams
+  // Lower per-key usage limits than the profile's (0: the profile's, RFC 3711 §9.2), for a
+  // policy that re-keys sooner; a value above the profile's is capped to it.
+  std::uint64_t max_srtp_packets_per_key = 0;
+  std::uint64_t max_srtcp_packets_per_key = 0;
   StreamOptions stream_defaults;                     // options of streams created on first packet
   crypto::Backend backend = crypto::Backend::kAuto;
+};
+
+// KeyUsage is how many packets a master key has protected, over all its streams.
+struct KeyUsage {
+  std::uint64_t srtp_packets = 0;
+  std::uint64_t srtcp_packets = 0;
 };
 
 // DropCounters (wireseal/result.h) count unprotect failures by reason; an unknown SSRC that
@@ -103,6 +114,8 @@ class Session {
   // without an MKI, duplicate MKIs, max_streams of 0 or above 2^24, a window above
   // kMaxReplayWindow, a default key_index out of range.
   explicit Session(const SessionConfig& config);
+  // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
+  static Result<Session> create(const SessionConfig& config) noexcept;
   ~Session();
   Session(Session&&) noexcept;
   Session& operator=(Session&&) noexcept;
@@ -202,6 +215,9 @@ class Session {
   Status set_roc(std::uint32_t ssrc, std::uint32_t roc) noexcept;
   // set_active_key makes protect use master key `key_index` for `ssrc` (MKI key change).
   Status set_active_key(std::uint32_t ssrc, std::size_t key_index) noexcept;
+  // key_usage is what master key `key_index` has protected (kInvalidArgument if no such key).
+  // Protect refuses with kKeyLimit once a key reaches its limit (ProfileInfo, SessionConfig).
+  Result<KeyUsage> key_usage(std::size_t key_index) const noexcept;
   // srtcp_index is the SRTCP index the next protect_rtcp of `ssrc` uses.
   Result<std::uint32_t> srtcp_index(std::uint32_t ssrc) const noexcept;
 

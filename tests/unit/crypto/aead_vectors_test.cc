@@ -385,7 +385,7 @@ FileResult load_ccm_cavp(const std::string& file, AeadAlgorithm algorithm) {
                   ct_and_tag.end()),
         .must_fail = must_fail,
         .origin = where};
-    EXPECT_EQ(v.key.size(), crypto::key_length(algorithm)) << where;
+    EXPECT_EQ(v.key.size(), crypto::info(algorithm).key_len) << where;
     EXPECT_EQ(v.nonce.size(), nlen) << where;
     EXPECT_EQ(v.aad.size(), alen) << where;
     EXPECT_EQ(ct_and_tag.size(), plen + tlen) << where;

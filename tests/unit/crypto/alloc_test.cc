@@ -239,7 +239,7 @@ TEST(ZeroAlloc, AeadSealAndOpenOnEveryBackend) {
   for (AeadAlgorithm alg : algorithms) {
     for (Backend b : expected_backends(crypto::primitive_of(alg))) {
       const std::string where = at(crypto::to_string(alg), b);
-      Aead aead(alg, pattern(crypto::key_length(alg), 1), AeadOptions{.backend = b});
+      Aead aead(alg, pattern(crypto::info(alg).key_len, 1), AeadOptions{.backend = b});
       const Bytes nonce = pattern(12, 2);
       const Bytes aad = pattern(13, 3);
       for (std::size_t size : kSizes) {
@@ -281,7 +281,7 @@ TEST(ZeroAlloc, AeadBatchCallsOnEveryBackend) {
        {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes256Ccm, AeadAlgorithm::kChaCha20Poly1305}) {
     for (Backend b : expected_backends(crypto::primitive_of(alg))) {
       const std::string where = at(crypto::to_string(alg), b);
-      Aead aead(alg, pattern(crypto::key_length(alg), 1), AeadOptions{.backend = b});
+      Aead aead(alg, pattern(crypto::info(alg).key_len, 1), AeadOptions{.backend = b});
       for (std::size_t size : kSizes) {
         std::vector<Bytes> nonces, pts, cts, outs, tags;
         for (std::size_t i = 0; i < kJobs; ++i) {

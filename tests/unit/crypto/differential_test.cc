@@ -116,7 +116,7 @@ TEST_P(AeadDifferential, EveryBackendMatchesOpenSslOnRandomInputs) {
   for (Backend backend : expected_backends(primitive_of(c.algorithm))) {
     ++backends_run;
     std::mt19937_64 rng(kSeed ^ static_cast<std::uint64_t>(c.algorithm));
-    const Bytes key = random_bytes(rng, key_length(c.algorithm));
+    const Bytes key = random_bytes(rng, info(c.algorithm).key_len);
     Aead aead(c.algorithm, key,
               {.tag_len = c.tag_len, .nonce_len = c.nonce_len, .backend = backend});
     ASSERT_EQ(aead.backend(), backend);
@@ -419,7 +419,7 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
   for (AeadAlgorithm alg : algorithms) {
     for (Backend backend : expected_backends(primitive_of(alg))) {
       std::mt19937_64 rng(kSeed + 17);
-      const Bytes key = random_bytes(rng, key_length(alg));
+      const Bytes key = random_bytes(rng, info(alg).key_len);
       const std::size_t tag_len = is_ccm(alg) ? 8 : 16;
       Aead aead(alg, key, {.tag_len = tag_len, .nonce_len = 12, .backend = backend});
       for (int round = 0; round < 40; ++round) {

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "wireseal/crypto/aead.h"
@@ -39,7 +40,7 @@ class Reservation {
 
 void expect_refused_beyond(AeadAlgorithm algorithm, std::uint64_t limit) {
   static_assert(sizeof(std::size_t) == 8, "the AEAD limits exceed a 32-bit address space");
-  const std::vector<std::uint8_t> key(key_length(algorithm), 7);
+  const std::vector<std::uint8_t> key(info(algorithm).key_len, 7);
   Aead aead(algorithm, key);
   const std::size_t too_long = static_cast<std::size_t>(limit) + 1;
   Reservation r(too_long + 64);
@@ -71,6 +72,30 @@ TEST(AeadLimits, CcmRefusesWhatItsLengthFieldCannotCarry) {
   std::vector<std::uint8_t> buf(65536, 1);
   EXPECT_TRUE(ccm.seal(nonce, {}, std::span(buf).first(65535), buf, tag));
   EXPECT_EQ(ccm.seal(nonce, {}, buf, buf, tag).error(), Error::kInvalidArgument);
+}
+
+TEST(AeadInfo, EveryRowDescribesWhatTheAeadAccepts) {
+  for (AeadAlgorithm a :
+       {AeadAlgorithm::kAes128Gcm, AeadAlgorithm::kAes192Gcm, AeadAlgorithm::kAes256Gcm,
+        AeadAlgorithm::kAes128Ccm, AeadAlgorithm::kAes192Ccm, AeadAlgorithm::kAes256Ccm,
+        AeadAlgorithm::kChaCha20Poly1305}) {
+    const AeadInfo& i = info(a);
+    SCOPED_TRACE(i.name);
+    EXPECT_EQ(i.algorithm, a);
+    EXPECT_EQ(to_string(a), i.name);
+    EXPECT_EQ(primitive_of(a), i.primitive);
+    const AeadOptions options{.tag_len = i.tag_len, .nonce_len = i.nonce_len,
+                              .backend = Backend::kOpenSsl};
+    EXPECT_NO_THROW(Aead(a, std::vector<std::uint8_t>(i.key_len, 1), options));
+    EXPECT_THROW(Aead(a, std::vector<std::uint8_t>(i.key_len + 1, 1), options),
+                 std::invalid_argument);
+    EXPECT_GT(i.confidentiality_limit, 0u);
+    EXPECT_GT(i.integrity_limit, 0u);
+  }
+  // RFC 9001 §6.6's figures, transcribed.
+  EXPECT_EQ(info(AeadAlgorithm::kAes128Gcm).confidentiality_limit, std::uint64_t{1} << 23);
+  EXPECT_EQ(info(AeadAlgorithm::kAes256Gcm).integrity_limit, std::uint64_t{1} << 52);
+  EXPECT_EQ(info(AeadAlgorithm::kChaCha20Poly1305).integrity_limit, std::uint64_t{1} << 36);
 }
 
 TEST(KdfLimits, CounterModeNeverWrapsItsCounter) {

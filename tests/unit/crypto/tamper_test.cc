@@ -70,7 +70,7 @@ std::string name_of(const AeadConfig& c, Backend b) {
 }
 
 Aead make_aead(const AeadConfig& c, Backend b) {
-  return Aead(c.algorithm, pattern(crypto::key_length(c.algorithm), 1),
+  return Aead(c.algorithm, pattern(crypto::info(c.algorithm).key_len, 1),
               AeadOptions{.tag_len = c.tag_len, .nonce_len = c.nonce_len, .backend = b});
 }
 

@@ -169,7 +169,7 @@ TEST(KeyWipe, AeadKeysOnEveryBackend) {
       Scan scan;
       scan.look_for(std::span(kKey).first(16));
       scan.arm();
-      { crypto::Aead aead(a, std::span(kKey).first(crypto::key_length(a)), {.backend = b}); }
+      { crypto::Aead aead(a, std::span(kKey).first(crypto::info(a).key_len), {.backend = b}); }
       EXPECT_EQ(scan.hits(), 0);
     }
   }

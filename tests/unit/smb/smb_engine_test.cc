@@ -193,6 +193,19 @@ TEST(SmbEngine, ForeignSessionUnsignedAndUnencryptedAreRejected) {
   EXPECT_EQ(signed_client.poll().error(), Error::kAuthFailed);
 }
 
+TEST(SmbEngine, CreateReportsMisuseInsteadOfThrowing) {
+  SessionConfig bad = config_for(Protection::kEncrypted);
+  bad.session_key = bad.session_key.first(8);
+  EXPECT_EQ(SecureChannel::create(bad).error(), Error::kInvalidArgument);
+  EXPECT_TRUE(SecureChannel::create(config_for(Protection::kEncrypted)));
+  const Bytes key(16, 3);
+  EXPECT_EQ(Signer::create(SigningAlgorithm::kAesCmac, Bytes(15, 3)).error(),
+            Error::kInvalidArgument);
+  Result<Signer> signer = Signer::create(SigningAlgorithm::kAesCmac, key);
+  ASSERT_TRUE(signer);
+  EXPECT_EQ(signer->algorithm(), SigningAlgorithm::kAesCmac);
+}
+
 TEST(SmbEngine, ChannelsOfOneSessionNeverShareANonce) {
   // Two client channels of one encrypted session (MS-SMB2 §3.2.4.1.7 multichannel): the
   // second takes the first's nonce source, so their transform nonces never collide, and one

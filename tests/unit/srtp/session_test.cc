@@ -306,6 +306,54 @@ TEST_P(SrtpEncryptingSession, CryptexRoundTripsEveryShape) {
   EXPECT_EQ(tx.protect_rtp(buf, buf.size() - 64).error(), Error::kInvalidArgument);
 }
 
+TEST_P(SrtpSession, AMasterKeyProtectsNoMoreThanItsLimitOverAllItsStreams) {
+  // RFC 3711 §9.2 limits a master key, not a stream: two SSRCs share one budget, the single
+  // and batch paths alike, and a second key (MKI) has its own.
+  const KeySet k0 = make_keys(profile(), 41, 2);
+  const KeySet k1 = make_keys(profile(), 42, 2);
+  EXPECT_EQ(srtp::info(profile()).max_srtp_packets_per_key, std::uint64_t{1} << 48);
+  EXPECT_EQ(srtp::info(profile()).max_srtcp_packets_per_key, std::uint64_t{1} << 31);
+  SessionConfig c;
+  c.max_srtp_packets_per_key = 5;
+  c.max_srtcp_packets_per_key = 2;
+  Session tx = make_session(profile(), {k0, k1}, c);
+  Session rx = make_session(profile(), {k0, k1});
+  for (std::uint16_t seq = 1; seq <= 3; ++seq) {
+    EXPECT_FALSE(unprotect(rx, protect(tx, rtp_packet(1, seq, 20))).empty());
+  }
+  std::vector<Bytes> buffers(3);
+  std::vector<srtp::PacketJob> jobs;
+  for (std::uint16_t seq = 1; seq <= 3; ++seq) {
+    const Bytes plain = rtp_packet(2, seq, 20);
+    buffers[seq - 1] = plain;
+    buffers[seq - 1].resize(plain.size() + 64);
+    jobs.push_back(srtp::PacketJob{buffers[seq - 1], plain.size(), {}});
+  }
+  tx.protect_rtp_batch(jobs);
+  EXPECT_TRUE(jobs[0].status);
+  EXPECT_TRUE(jobs[1].status);
+  ASSERT_FALSE(jobs[2].status);
+  EXPECT_EQ(jobs[2].status.error(), Error::kKeyLimit);
+  Bytes buf = rtp_packet(1, 4, 20);
+  const std::size_t len = buf.size();
+  buf.resize(len + 64);
+  EXPECT_EQ(tx.protect_rtp(buf, len).error(), Error::kKeyLimit);
+  EXPECT_EQ(tx.key_usage(0)->srtp_packets, 5u);
+  // The other key carries on.
+  ASSERT_TRUE(tx.set_active_key(1, 1));
+  EXPECT_FALSE(unprotect(rx, protect(tx, rtp_packet(1, 5, 20))).empty());
+  EXPECT_EQ(tx.key_usage(1)->srtp_packets, 1u);
+  // SRTCP has its own budget per key.
+  ASSERT_TRUE(tx.set_active_key(2, 1));
+  EXPECT_FALSE(protect(tx, rtcp_packet(1, 28), true).empty());
+  EXPECT_FALSE(protect(tx, rtcp_packet(2, 28), true).empty());
+  Bytes rtcp = rtcp_packet(1, 28);
+  rtcp.resize(28 + 64);
+  EXPECT_EQ(tx.protect_rtcp(rtcp, 28).error(), Error::kKeyLimit);
+  EXPECT_EQ(tx.key_usage(1)->srtcp_packets, 2u);
+  EXPECT_EQ(tx.key_usage(2).error(), Error::kInvalidArgument);
+}
+
 TEST_P(SrtpSession, StreamsAreCreatedOnFirstValidPacketAndCapped) {
   const KeySet keys = make_keys(profile(), 13);
   SessionConfig c;
@@ -406,6 +454,23 @@ TEST(SrtpSessionSetup, MisuseThrows) {
   SessionConfig c;
   c.max_streams = 0;
   EXPECT_THROW(make_session(Profile::kAes128CmHmacSha1_80, {k}, c), std::invalid_argument);
+}
+
+TEST(SrtpSessionSetup, CreateReportsMisuseInsteadOfThrowing) {
+  const KeySet k = make_keys(Profile::kAes128CmHmacSha1_80, 1);
+  KeySet short_key = k;
+  short_key.key.pop_back();
+  const srtp::MasterKey bad[] = {short_key.master()};
+  SessionConfig c;
+  c.keys = bad;
+  EXPECT_EQ(Session::create(c).error(), Error::kInvalidArgument);
+  c.keys = {};
+  EXPECT_EQ(Session::create(c).error(), Error::kInvalidArgument);
+  const srtp::MasterKey good[] = {k.master()};
+  c.keys = good;
+  Result<Session> s = Session::create(c);
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(protect(*s, rtp_packet(7, 1, 10)).empty());
 }
 
 TEST(SrtpSessionScale, TenThousandStreamsInOneSession) {
