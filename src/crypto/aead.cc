@@ -111,12 +111,12 @@ constexpr std::uint64_t kChaChaIntegrity = std::uint64_t{1} << 36;
 
 // In AeadAlgorithm order.
 constexpr AeadInfo kAeads[] = {
-    {AeadAlgorithm::kAes128Gcm, "AES-128-GCM", Primitive::kAesGcm, 16, 12, 16,
-     kGcmConfidentiality, kGcmIntegrity},
-    {AeadAlgorithm::kAes192Gcm, "AES-192-GCM", Primitive::kAesGcm, 24, 12, 16,
-     kGcmConfidentiality, kGcmIntegrity},
-    {AeadAlgorithm::kAes256Gcm, "AES-256-GCM", Primitive::kAesGcm, 32, 12, 16,
-     kGcmConfidentiality, kGcmIntegrity},
+    {AeadAlgorithm::kAes128Gcm, "AES-128-GCM", Primitive::kAesGcm, 16, 12, 16, kGcmConfidentiality,
+     kGcmIntegrity},
+    {AeadAlgorithm::kAes192Gcm, "AES-192-GCM", Primitive::kAesGcm, 24, 12, 16, kGcmConfidentiality,
+     kGcmIntegrity},
+    {AeadAlgorithm::kAes256Gcm, "AES-256-GCM", Primitive::kAesGcm, 32, 12, 16, kGcmConfidentiality,
+     kGcmIntegrity},
     {AeadAlgorithm::kAes128Ccm, "AES-128-CCM", Primitive::kAesCcm, 16, 12, 16, kCcmLimit,
      kCcmLimit},
     {AeadAlgorithm::kAes192Ccm, "AES-192-CCM", Primitive::kAesCcm, 24, 12, 16, kCcmLimit,

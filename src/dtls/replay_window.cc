@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/replay_bitmap.h"
+
 namespace wireseal::dtls {
 
 ReplayWindow::ReplayWindow(std::size_t size) : size_(64) {
@@ -13,36 +15,16 @@ ReplayWindow::ReplayWindow(std::size_t size) : size_(64) {
   }
 }
 
+// The algorithm is common/replay_bitmap.h's, shared with SRTP; the window owns its words and
+// uses the first size() / 64 of them.
 bool ReplayWindow::is_fresh(std::uint64_t sequence) const noexcept {
-  if (empty_ || sequence > top_) {
-    return true;
-  }
-  if (top_ - sequence >= size_) {
-    return false;  // older than the window
-  }
-  return !test(sequence);
+  return wireseal::detail::replay_is_fresh(std::span<const std::uint64_t>(bits_).first(size_ / 64),
+                                           top_, started_, sequence);
 }
 
 void ReplayWindow::mark(std::uint64_t sequence) noexcept {
-  if (empty_ || sequence > top_) {
-    // The bitmap is a ring indexed by sequence mod size: slots for the numbers we skip over
-    // become the slots of sequences we have not seen, so clear them.
-    const std::uint64_t advance = empty_ ? size_ : sequence - top_;
-    if (advance >= size_) {
-      bits_.fill(0);
-    } else {
-      for (std::uint64_t s = top_ + 1; s <= sequence; ++s) {
-        const std::size_t bit = s & (size_ - 1);
-        bits_[bit / 64] &= ~(std::uint64_t{1} << (bit % 64));
-      }
-    }
-    top_ = sequence;
-    empty_ = false;
-  } else if (top_ - sequence >= size_) {
-    return;
-  }
-  const std::size_t bit = sequence & (size_ - 1);
-  bits_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  wireseal::detail::replay_mark(std::span<std::uint64_t>(bits_).first(size_ / 64), top_, started_,
+                                sequence);
 }
 
 }  // namespace wireseal::dtls

@@ -84,7 +84,7 @@ class SessionState {
   const ProfileInfo* profile;
   std::size_t mki_len;
   bool auto_create;
-  std::uint64_t srtp_key_limit;   // packets one master key may protect (RFC 3711 §9.2)
+  std::uint64_t srtp_key_limit;  // packets one master key may protect (RFC 3711 §9.2)
   std::uint64_t srtcp_key_limit;
   std::vector<KeyMaterial> keys;
   StreamTable streams;

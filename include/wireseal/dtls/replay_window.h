@@ -29,15 +29,10 @@ class ReplayWindow {
   std::uint64_t highest() const noexcept { return top_; }
 
  private:
-  bool test(std::uint64_t sequence) const noexcept {
-    const std::size_t bit = sequence & (size_ - 1);
-    return (bits_[bit / 64] >> (bit % 64) & 1) != 0;
-  }
-
   std::array<std::uint64_t, kMaxSize / 64> bits_{};
   std::size_t size_;
   std::uint64_t top_ = 0;
-  bool empty_ = true;
+  bool started_ = false;
 };
 
 }  // namespace wireseal::dtls

@@ -39,11 +39,6 @@ class ReplayWindow {
   void reset() noexcept;
 
  private:
-  bool test(std::uint64_t index) const noexcept {
-    const std::size_t bit = static_cast<std::size_t>(index & (size() - 1));
-    return (bits_[bit / 64] >> (bit % 64) & 1) != 0;
-  }
-
   std::span<std::uint64_t> bits_;
   std::uint64_t* highest_;
   bool* started_;

@@ -79,7 +79,7 @@ struct SessionConfig {
   // policy that re-keys sooner; a value above the profile's is capped to it.
   std::uint64_t max_srtp_packets_per_key = 0;
   std::uint64_t max_srtcp_packets_per_key = 0;
-  StreamOptions stream_defaults;                     // options of streams created on first packet
+  StreamOptions stream_defaults;  // options of streams created on first packet
   crypto::Backend backend = crypto::Backend::kAuto;
 };
 

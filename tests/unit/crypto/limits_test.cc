@@ -84,8 +84,8 @@ TEST(AeadInfo, EveryRowDescribesWhatTheAeadAccepts) {
     EXPECT_EQ(i.algorithm, a);
     EXPECT_EQ(to_string(a), i.name);
     EXPECT_EQ(primitive_of(a), i.primitive);
-    const AeadOptions options{.tag_len = i.tag_len, .nonce_len = i.nonce_len,
-                              .backend = Backend::kOpenSsl};
+    const AeadOptions options{
+        .tag_len = i.tag_len, .nonce_len = i.nonce_len, .backend = Backend::kOpenSsl};
     EXPECT_NO_THROW(Aead(a, std::vector<std::uint8_t>(i.key_len, 1), options));
     EXPECT_THROW(Aead(a, std::vector<std::uint8_t>(i.key_len + 1, 1), options),
                  std::invalid_argument);
