@@ -141,31 +141,20 @@ void flush_protect(const SessionState& s, Chunk& c) noexcept {
 bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   std::uint8_t* buf = job.buffer.data();
   const std::size_t len = job.length;
-  Result<RtpHeader> parsed = parse_rtp_header({buf, len});
-  if (!parsed) {
-    return false;
+  Result<RtpPlan> planned = s.plan_protect_rtp(buf, len, job.buffer.size());
+  if (!planned || planned->header_protection()) {
+    return false;  // an error the single path reports, or header work it does
   }
-  const RtpHeader& h = *parsed;
-  StreamState* st = s.streams.find(h.ssrc);
-  if (st == nullptr && (!s.auto_create || s.streams.full())) {
-    return false;
-  }
-  const StreamState& cfg = st != nullptr ? *st : s.defaults;
-  if ((cfg.cryptex && (h.csrc_count != 0 || h.has_extension)) ||
-      (cfg.encrypt_extensions && h.has_extension)) {
-    return false;  // header protection: single path
-  }
+  const RtpPlan& plan = *planned;
+  const RtpHeader& h = plan.header;
   const ProfileInfo& p = *s.profile;
-  const std::size_t total = len + p.rtp_tag_len + s.mki_len;
-  if (job.buffer.size() < total || exceeds_keystream(p, len - kRtpFixedHeaderSize)) {
-    return false;
-  }
-  Result<SentIndex> taken = s.take_rtp_index(st, h.ssrc, h.sequence);
+  const std::size_t total = plan.total;
+  Result<SentIndex> taken = s.take_rtp_index(plan.stream, h.ssrc, h.sequence);
   if (!taken) {
     return false;  // the single path reports the same error
   }
   const std::uint64_t index = taken->index;
-  KeyMaterial* km = &s.keys[cfg.key_index];
+  KeyMaterial* km = plan.key;
   if (c.count == kLanes || (c.count != 0 && c.km != km)) {
     flush_protect(s, c);
   }

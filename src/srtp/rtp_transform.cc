@@ -73,6 +73,49 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
   return SentIndex{st, *index};
 }
 
+Result<RtpPlan> SessionState::plan_protect_rtp(const std::uint8_t* in, std::size_t len,
+                                               std::size_t out_cap) noexcept {
+  Result<RtpHeader> parsed = parse_rtp_header({in, len});
+  if (!parsed) {
+    return parsed.error();
+  }
+  RtpPlan plan{};
+  plan.header = *parsed;
+  const RtpHeader& h = plan.header;
+  plan.stream = streams.find(h.ssrc);
+  if (plan.stream == nullptr && (!auto_create || streams.full())) {
+    return auto_create ? Error::kTableFull : Error::kWrongContext;
+  }
+  const StreamState& cfg = plan.stream != nullptr ? *plan.stream : defaults;
+  plan.config = &cfg;
+  const ProfileInfo& p = *profile;
+  plan.key = &keys[cfg.key_index];
+  plan.cryptex =
+      cfg.cryptex && p.cipher != CipherKind::kNull && (h.csrc_count != 0 || h.has_extension);
+  plan.cryptex_profile = kCryptexOneByteProfile;
+  if (plan.cryptex && h.has_extension) {
+    plan.cryptex_profile = cryptex_profile(h.extension_profile);
+    if (plan.cryptex_profile == 0) {
+      return Error::kInvalidArgument;
+    }
+  }
+  plan.rfc6904 =
+      !plan.cryptex && cfg.encrypt_extensions && h.has_extension && plan.key->header_ctr;
+  if (plan.rfc6904 && !rfc6904_well_formed({in, len}, h)) {
+    return Error::kMalformed;
+  }
+  plan.growth = cryptex_growth(h, plan.cryptex);
+  plan.plain_len = len + plan.growth;
+  if (exceeds_keystream(p, plan.plain_len - kRtpFixedHeaderSize)) {
+    return Error::kInvalidArgument;
+  }
+  plan.total = plan.plain_len + p.rtp_tag_len + mki_len;
+  if (out_cap < plan.total) {
+    return Error::kBufferTooSmall;
+  }
+  return plan;
+}
+
 // protect_rtp:
 //
 //   in:   | RTP header (12 + 4*CC [+ 4 + ext]) | payload |
@@ -85,41 +128,22 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
 // The stream's index (ROC || SEQ) must be new to it: a reused index would reuse keystream.
 Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_t len,
                                               std::uint8_t* out, std::size_t out_cap) noexcept {
-  Result<RtpHeader> parsed = parse_rtp_header({in, len});
-  if (!parsed) {
-    return parsed.error();
+  Result<RtpPlan> planned = plan_protect_rtp(in, len, out_cap);
+  if (!planned) {
+    return planned.error();
   }
-  RtpHeader h = *parsed;
-  StreamState* st = streams.find(h.ssrc);
-  if (st == nullptr && (!auto_create || streams.full())) {
-    return auto_create ? Error::kTableFull : Error::kWrongContext;
-  }
-  const StreamState& cfg = st != nullptr ? *st : defaults;
+  const RtpPlan& plan = *planned;
+  RtpHeader h = plan.header;
+  StreamState* st = plan.stream;
+  const StreamState& cfg = *plan.config;
   const ProfileInfo& p = *profile;
-  KeyMaterial& km = keys[cfg.key_index];
-
-  const bool cryptex =
-      cfg.cryptex && p.cipher != CipherKind::kNull && (h.csrc_count != 0 || h.has_extension);
-  std::uint16_t cryptex_ext_profile = kCryptexOneByteProfile;
-  if (cryptex && h.has_extension) {
-    cryptex_ext_profile = cryptex_profile(h.extension_profile);
-    if (cryptex_ext_profile == 0) {
-      return Error::kInvalidArgument;
-    }
-  }
-  const bool rfc6904 = !cryptex && cfg.encrypt_extensions && h.has_extension && km.header_ctr;
-  if (rfc6904 && !rfc6904_well_formed({in, len}, h)) {
-    return Error::kMalformed;
-  }
-  const std::size_t grow = cryptex_growth(h, cryptex);
-  const std::size_t plain_len = len + grow;
-  if (exceeds_keystream(p, plain_len - kRtpFixedHeaderSize)) {
-    return Error::kInvalidArgument;
-  }
-  const std::size_t total = plain_len + p.rtp_tag_len + mki_len;
-  if (out_cap < total) {
-    return Error::kBufferTooSmall;
-  }
+  KeyMaterial& km = *plan.key;
+  const bool cryptex = plan.cryptex;
+  const std::uint16_t cryptex_ext_profile = plan.cryptex_profile;
+  const bool rfc6904 = plan.rfc6904;
+  const std::size_t grow = plan.growth;
+  const std::size_t plain_len = plan.plain_len;
+  const std::size_t total = plan.total;
   Result<SentIndex> taken = take_rtp_index(st, h.ssrc, h.sequence);
   if (!taken) {
     return taken.error();

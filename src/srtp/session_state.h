@@ -35,12 +35,33 @@ struct SentIndex {
   std::uint64_t index;
 };
 
+// RtpPlan is what protect_rtp and the protect batch both decide about a packet before
+// anything changes: its header, stream (nullptr: created when its index is taken), key,
+// header protection and sizes.
+struct RtpPlan {
+  RtpHeader header;
+  StreamState* stream;
+  const StreamState* config;  // the stream, or the defaults it will be created from
+  KeyMaterial* key;
+  bool cryptex;                  // RFC 9335 applies to this packet
+  std::uint16_t cryptex_profile;  // the extension profile cryptex writes
+  bool rfc6904;                   // RFC 6904 extension elements to encrypt
+  std::size_t growth;             // bytes cryptex adds (an empty extension)
+  std::size_t plain_len;          // RTP packet after any growth
+  std::size_t total;              // protected length
+  bool header_protection() const noexcept { return cryptex || rfc6904; }
+};
+
 class SessionState {
  public:
   explicit SessionState(const SessionConfig& config);
 
   // Packet transforms over raw buffers: `out` is `in` or disjoint from it (checked by the
   // callers in session.cc), `out_cap` its size.
+  // plan_protect_rtp checks and plans the protection of the RTP packet in[0, len) into a
+  // buffer of out_cap bytes, changing nothing: the step protect_rtp and the batch share.
+  Result<RtpPlan> plan_protect_rtp(const std::uint8_t* in, std::size_t len,
+                                   std::size_t out_cap) noexcept;
   Result<std::size_t> protect_rtp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
                                   std::size_t out_cap) noexcept;
   Result<std::size_t> unprotect_rtp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
