@@ -1,5 +1,5 @@
 // SRTP batches: the crypto of up to 16 packets handed to the crypto core's batch entry points
-// at once. HMAC-SHA1 is ~85 % of an AES-CM packet's cost (ANCHORS.md), and Hmac::compute_batch
+// at once. HMAC-SHA1 is most of an AES-CM packet's cost, and Hmac::compute_batch
 // hashes independent messages in interleaved SHA-NI lanes, hiding one message's compression
 // latency behind another's. GCM jobs go to Aead::seal_batch / open_batch (which interleave
 // where the backend has a multi-buffer kernel).
