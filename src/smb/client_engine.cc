@@ -5,6 +5,8 @@
 #include <bit>
 #include <limits>
 
+#include "common/create.h"
+
 namespace wireseal::smb {
 namespace {
 
@@ -25,6 +27,13 @@ ClientEngine::ClientEngine(const SessionConfig& config, std::uint64_t first_mess
       max_in_flight_(std::max<std::size_t>(max_in_flight, 1)),
       next_message_id_(first_message_id),
       credits_(credits) {}
+
+Result<ClientEngine> ClientEngine::create(const SessionConfig& config,
+                                          std::uint64_t first_message_id, std::uint32_t credits,
+                                          std::size_t max_in_flight) noexcept {
+  return wireseal::detail::try_create<ClientEngine>(config, first_message_id, credits,
+                                                    max_in_flight);
+}
 
 std::size_t ClientEngine::find_slot(std::uint64_t message_id) const noexcept {
   const std::size_t mask = slots_.size() - 1;

@@ -39,6 +39,11 @@ class ClientEngine {
   // the credits granted so far, `max_in_flight` the size of the pending-request table.
   explicit ClientEngine(const SessionConfig& config, std::uint64_t first_message_id = 2,
                         std::uint32_t credits = 64, std::size_t max_in_flight = 64);
+  // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
+  static Result<ClientEngine> create(const SessionConfig& config,
+                                     std::uint64_t first_message_id = 2,
+                                     std::uint32_t credits = 64,
+                                     std::size_t max_in_flight = 64) noexcept;
 
   // request_body is where the next request's body is written (after its header).
   std::span<std::uint8_t> request_body() noexcept { return channel_.outgoing_body(); }

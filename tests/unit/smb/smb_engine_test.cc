@@ -198,6 +198,8 @@ TEST(SmbEngine, CreateReportsMisuseInsteadOfThrowing) {
   bad.session_key = bad.session_key.first(8);
   EXPECT_EQ(SecureChannel::create(bad).error(), Error::kInvalidArgument);
   EXPECT_TRUE(SecureChannel::create(config_for(Protection::kEncrypted)));
+  EXPECT_EQ(ClientEngine::create(bad).error(), Error::kInvalidArgument);
+  EXPECT_TRUE(ClientEngine::create(config_for(Protection::kSigned)));
   const Bytes key(16, 3);
   EXPECT_EQ(Signer::create(SigningAlgorithm::kAesCmac, Bytes(15, 3)).error(),
             Error::kInvalidArgument);
