@@ -8,7 +8,6 @@
 
 #include <cstring>
 #include <stdexcept>
-#include <utility>
 
 #include "common/create.h"
 #include "common/ct.h"
@@ -58,7 +57,7 @@ Result<ContentType> strip_cid_inner(std::span<std::uint8_t>& inner) noexcept {
 RecordOpener::RecordOpener(RecordCipher cipher, const DirectionKeys& keys, std::uint16_t epoch,
                            RecordOpenerOptions options)
     : crypto_(std::make_unique<RecordCrypto>(cipher, keys, options.backend)),
-      options_(std::move(options)),
+      options_(options),
       epoch_(epoch),
       window_(options_.replay_window) {
   if (options_.encrypt_then_mac && crypto_->info().kind != CipherKind::kCbc) {
@@ -69,7 +68,7 @@ RecordOpener::RecordOpener(RecordCipher cipher, const DirectionKeys& keys, std::
 Result<RecordOpener> RecordOpener::create(RecordCipher cipher, const DirectionKeys& keys,
                                           std::uint16_t epoch,
                                           RecordOpenerOptions options) noexcept {
-  return wireseal::detail::try_create<RecordOpener>(cipher, keys, epoch, std::move(options));
+  return wireseal::detail::try_create<RecordOpener>(cipher, keys, epoch, options);
 }
 
 RecordOpener::~RecordOpener() = default;

@@ -89,14 +89,13 @@ RecordSealer::RecordSealer(KeyBlock& block, Direction direction, std::uint16_t e
 
 Result<RecordSealer> RecordSealer::create(KeyBlock& block, Direction direction, std::uint16_t epoch,
                                           RecordSealerOptions options) noexcept {
-  return wireseal::detail::try_create<RecordSealer>(block, direction, epoch, std::move(options));
+  return wireseal::detail::try_create<RecordSealer>(block, direction, epoch, options);
 }
 
 Result<RecordSealer> RecordSealer::create(RecordCipher cipher, const DirectionKeys& keys,
                                           std::uint16_t epoch, RecordSealerOptions options,
                                           std::uint64_t first_sequence) noexcept {
-  return wireseal::detail::try_create<RecordSealer>(cipher, keys, epoch, std::move(options),
-                                                    first_sequence);
+  return wireseal::detail::try_create<RecordSealer>(cipher, keys, epoch, options, first_sequence);
 }
 
 void RecordSealer::fresh_iv(std::uint8_t* iv) noexcept {

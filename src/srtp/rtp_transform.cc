@@ -99,8 +99,7 @@ Result<RtpPlan> SessionState::plan_protect_rtp(const std::uint8_t* in, std::size
       return Error::kInvalidArgument;
     }
   }
-  plan.rfc6904 =
-      !plan.cryptex && cfg.encrypt_extensions && h.has_extension && plan.key->header_ctr;
+  plan.rfc6904 = !plan.cryptex && cfg.encrypt_extensions && h.has_extension && plan.key->header_ctr;
   if (plan.rfc6904 && !rfc6904_well_formed({in, len}, h)) {
     return Error::kMalformed;
   }

@@ -43,7 +43,7 @@ struct RtpPlan {
   StreamState* stream;
   const StreamState* config;  // the stream, or the defaults it will be created from
   KeyMaterial* key;
-  bool cryptex;                  // RFC 9335 applies to this packet
+  bool cryptex;                   // RFC 9335 applies to this packet
   std::uint16_t cryptex_profile;  // the extension profile cryptex writes
   bool rfc6904;                   // RFC 6904 extension elements to encrypt
   std::size_t growth;             // bytes cryptex adds (an empty extension)

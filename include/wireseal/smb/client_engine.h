@@ -41,8 +41,7 @@ class ClientEngine {
                         std::uint32_t credits = 64, std::size_t max_in_flight = 64);
   // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
   static Result<ClientEngine> create(const SessionConfig& config,
-                                     std::uint64_t first_message_id = 2,
-                                     std::uint32_t credits = 64,
+                                     std::uint64_t first_message_id = 2, std::uint32_t credits = 64,
                                      std::size_t max_in_flight = 64) noexcept;
 
   // request_body is where the next request's body is written (after its header).
