@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-#include <utility>
 
 #include "common/bytes.h"
 #include "common/create.h"
