@@ -32,6 +32,7 @@
 #include "common/bytes.h"
 #include "common/ct.h"
 #include "keystream.h"
+#include "rtp_plan.h"
 #include "session_state.h"
 #include "wireseal/srtp/packet_index.h"
 
@@ -141,11 +142,10 @@ void flush_protect(const SessionState& s, Chunk& c) noexcept {
 bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   std::uint8_t* buf = job.buffer.data();
   const std::size_t len = job.length;
-  Result<RtpPlan> planned = s.plan_protect_rtp(buf, len, job.buffer.size());
-  if (!planned || planned->header_protection()) {
+  RtpPlan plan;
+  if (!s.plan_protect_rtp(buf, len, job.buffer.size(), plan) || plan.header_protection()) {
     return false;  // an error the single path reports, or header work it does
   }
-  const RtpPlan& plan = *planned;
   const RtpHeader& h = plan.header;
   const ProfileInfo& p = *s.profile;
   const std::size_t total = plan.total;

@@ -6,6 +6,7 @@
 #include "common/ct.h"
 #include "header_extension.h"
 #include "keystream.h"
+#include "rtp_plan.h"
 #include "session_state.h"
 #include "wireseal/srtp/packet_index.h"
 
@@ -73,48 +74,6 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
   return SentIndex{st, *index};
 }
 
-Result<RtpPlan> SessionState::plan_protect_rtp(const std::uint8_t* in, std::size_t len,
-                                               std::size_t out_cap) noexcept {
-  Result<RtpHeader> parsed = parse_rtp_header({in, len});
-  if (!parsed) {
-    return parsed.error();
-  }
-  RtpPlan plan{};
-  plan.header = *parsed;
-  const RtpHeader& h = plan.header;
-  plan.stream = streams.find(h.ssrc);
-  if (plan.stream == nullptr && (!auto_create || streams.full())) {
-    return auto_create ? Error::kTableFull : Error::kWrongContext;
-  }
-  const StreamState& cfg = plan.stream != nullptr ? *plan.stream : defaults;
-  plan.config = &cfg;
-  const ProfileInfo& p = *profile;
-  plan.key = &keys[cfg.key_index];
-  plan.cryptex =
-      cfg.cryptex && p.cipher != CipherKind::kNull && (h.csrc_count != 0 || h.has_extension);
-  plan.cryptex_profile = kCryptexOneByteProfile;
-  if (plan.cryptex && h.has_extension) {
-    plan.cryptex_profile = cryptex_profile(h.extension_profile);
-    if (plan.cryptex_profile == 0) {
-      return Error::kInvalidArgument;
-    }
-  }
-  plan.rfc6904 = !plan.cryptex && cfg.encrypt_extensions && h.has_extension && plan.key->header_ctr;
-  if (plan.rfc6904 && !rfc6904_well_formed({in, len}, h)) {
-    return Error::kMalformed;
-  }
-  plan.growth = cryptex_growth(h, plan.cryptex);
-  plan.plain_len = len + plan.growth;
-  if (exceeds_keystream(p, plan.plain_len - kRtpFixedHeaderSize)) {
-    return Error::kInvalidArgument;
-  }
-  plan.total = plan.plain_len + p.rtp_tag_len + mki_len;
-  if (out_cap < plan.total) {
-    return Error::kBufferTooSmall;
-  }
-  return plan;
-}
-
 // protect_rtp:
 //
 //   in:   | RTP header (12 + 4*CC [+ 4 + ext]) | payload |
@@ -127,12 +86,11 @@ Result<RtpPlan> SessionState::plan_protect_rtp(const std::uint8_t* in, std::size
 // The stream's index (ROC || SEQ) must be new to it: a reused index would reuse keystream.
 Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_t len,
                                               std::uint8_t* out, std::size_t out_cap) noexcept {
-  Result<RtpPlan> planned = plan_protect_rtp(in, len, out_cap);
-  if (!planned) {
-    return planned.error();
+  RtpPlan plan;
+  if (const Status s = plan_protect_rtp(in, len, out_cap, plan); !s) {
+    return s.error();
   }
-  const RtpPlan& plan = *planned;
-  RtpHeader h = plan.header;
+  RtpHeader& h = plan.header;  // cryptex growth rewrites it below
   StreamState* st = plan.stream;
   const StreamState& cfg = *plan.config;
   const ProfileInfo& p = *profile;

@@ -59,9 +59,10 @@ class SessionState {
   // Packet transforms over raw buffers: `out` is `in` or disjoint from it (checked by the
   // callers in session.cc), `out_cap` its size.
   // plan_protect_rtp checks and plans the protection of the RTP packet in[0, len) into a
-  // buffer of out_cap bytes, changing nothing: the step protect_rtp and the batch share.
-  Result<RtpPlan> plan_protect_rtp(const std::uint8_t* in, std::size_t len,
-                                   std::size_t out_cap) noexcept;
+  // buffer of out_cap bytes into `plan`, changing nothing else: the step protect_rtp and the
+  // batch share. (An out-parameter: the plan is large, and this runs per packet.)
+  inline Status plan_protect_rtp(const std::uint8_t* in, std::size_t len, std::size_t out_cap,
+                                 RtpPlan& plan) noexcept;  // rtp_plan.h
   Result<std::size_t> protect_rtp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
                                   std::size_t out_cap) noexcept;
   Result<std::size_t> unprotect_rtp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,

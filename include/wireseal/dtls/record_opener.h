@@ -81,9 +81,14 @@ class RecordOpener {
 
  private:
   Result<OpenedRecord> open_record(std::span<std::uint8_t> bytes) noexcept;
-  Result<std::span<std::uint8_t>> open_aead(const RecordView& r, std::uint8_t* fragment) noexcept;
-  Result<std::span<std::uint8_t>> open_cbc(const RecordView& r, std::uint8_t* fragment) noexcept;
-  Result<std::span<std::uint8_t>> open_null(const RecordView& r, std::uint8_t* fragment) noexcept;
+  // open_aead / open_cbc / open_null authenticate and decrypt the fragment of `r` (at
+  // `fragment`, writable) and set `inner` to the plaintext.
+  Status open_aead(const RecordView& r, std::uint8_t* fragment,
+                   std::span<std::uint8_t>& inner) noexcept;
+  Status open_cbc(const RecordView& r, std::uint8_t* fragment,
+                  std::span<std::uint8_t>& inner) noexcept;
+  Status open_null(const RecordView& r, std::uint8_t* fragment,
+                   std::span<std::uint8_t>& inner) noexcept;
 
   std::unique_ptr<detail::RecordCrypto> crypto_;
   RecordOpenerOptions options_;

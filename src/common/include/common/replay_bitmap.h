@@ -65,7 +65,8 @@ inline void replay_mark(std::span<std::uint64_t> bits, std::uint64_t& highest, b
     if (advance >= size) {
       std::fill(bits.begin(), bits.end(), 0);
     } else {
-      replay_clear_ring(bits, highest + 1, advance);
+      // The numbers skipped over; n's own slot is set below. (In order, nothing is skipped.)
+      replay_clear_ring(bits, highest + 1, advance - 1);
     }
     highest = n;
     started = true;
