@@ -54,23 +54,42 @@ constexpr ErrorOrigin error_origin(Error error) noexcept {
 // to_string returns a short, static, human-readable name for `error`.
 const char* to_string(Error error) noexcept;
 
-// Result<T> holds either a T or an Error.
-template <class T>
-class [[nodiscard]] Result {
- public:
-  using value_type = T;
+namespace detail {
 
-  Result(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)  // NOLINT: implicit
+// ResultStorage holds the T or the Error. For trivially copyable T it declares no copy, move
+// or destructor: the implicit ones are trivial, so Result<T> is trivially copyable like its T,
+// and a Result<std::size_t> is returned in registers (docs/DESIGN.md, Decisions).
+template <class T, bool = std::is_trivially_copyable_v<T>>
+class ResultStorage {
+ protected:
+  explicit ResultStorage(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)
+      : value_(value), has_value_(true) {}
+  explicit ResultStorage(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)
+      : value_(std::move(value)), has_value_(true) {}
+  explicit ResultStorage(Error error) noexcept : error_(error), has_value_(false) {}
+
+  union {
+    T value_;
+    Error error_;
+  };
+  bool has_value_;
+};
+
+// The general case copies, moves and destroys the T only when it holds one.
+template <class T>
+class ResultStorage<T, false> {
+ protected:
+  explicit ResultStorage(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)
       : has_value_(true) {
     ::new (&value_) T(value);
   }
-  Result(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)  // NOLINT: implicit
+  explicit ResultStorage(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)
       : has_value_(true) {
     ::new (&value_) T(std::move(value));
   }
-  Result(Error error) noexcept : error_(error), has_value_(false) {}  // NOLINT: implicit
+  explicit ResultStorage(Error error) noexcept : error_(error), has_value_(false) {}
 
-  Result(const Result& other) noexcept(std::is_nothrow_copy_constructible_v<T>)
+  ResultStorage(const ResultStorage& other) noexcept(std::is_nothrow_copy_constructible_v<T>)
       : has_value_(other.has_value_) {
     if (has_value_) {
       ::new (&value_) T(other.value_);
@@ -78,7 +97,7 @@ class [[nodiscard]] Result {
       error_ = other.error_;
     }
   }
-  Result(Result&& other) noexcept(std::is_nothrow_move_constructible_v<T>)
+  ResultStorage(ResultStorage&& other) noexcept(std::is_nothrow_move_constructible_v<T>)
       : has_value_(other.has_value_) {
     if (has_value_) {
       ::new (&value_) T(std::move(other.value_));
@@ -86,46 +105,76 @@ class [[nodiscard]] Result {
       error_ = other.error_;
     }
   }
-  Result& operator=(const Result& other) {
+  ResultStorage& operator=(const ResultStorage& other) {
     if (this != &other) {
-      this->~Result();
-      ::new (this) Result(other);
+      destroy();
+      if (other.has_value_) {
+        ::new (&value_) T(other.value_);
+      } else {
+        error_ = other.error_;
+      }
+      has_value_ = other.has_value_;
     }
     return *this;
   }
-  Result& operator=(Result&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
+  ResultStorage& operator=(ResultStorage&& other) noexcept(
+      std::is_nothrow_move_constructible_v<T>) {
     if (this != &other) {
-      this->~Result();
-      ::new (this) Result(std::move(other));
+      destroy();
+      if (other.has_value_) {
+        ::new (&value_) T(std::move(other.value_));
+      } else {
+        error_ = other.error_;
+      }
+      has_value_ = other.has_value_;
     }
     return *this;
   }
-  ~Result() {
-    if (has_value_) {
-      value_.~T();
-    }
-  }
+  ~ResultStorage() { destroy(); }
 
-  bool has_value() const noexcept { return has_value_; }
-  explicit operator bool() const noexcept { return has_value_; }
-
-  // value / operator* require has_value(); error requires !has_value().
-  T& value() & noexcept { return value_; }
-  const T& value() const& noexcept { return value_; }
-  T&& value() && noexcept { return std::move(value_); }
-  T& operator*() & noexcept { return value_; }
-  const T& operator*() const& noexcept { return value_; }
-  T&& operator*() && noexcept { return std::move(value_); }
-  T* operator->() noexcept { return &value_; }
-  const T* operator->() const noexcept { return &value_; }
-  Error error() const noexcept { return error_; }
-
- private:
   union {
     T value_;
     Error error_;
   };
   bool has_value_;
+
+ private:
+  void destroy() noexcept {
+    if (has_value_) {
+      value_.~T();
+    }
+  }
+};
+
+}  // namespace detail
+
+// Result<T> holds either a T or an Error; it is trivially copyable exactly when T is.
+template <class T>
+class [[nodiscard]] Result : private detail::ResultStorage<T> {
+  using Storage = detail::ResultStorage<T>;
+
+ public:
+  using value_type = T;
+
+  Result(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)  // NOLINT: implicit
+      : Storage(value) {}
+  Result(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)  // NOLINT: implicit
+      : Storage(std::move(value)) {}
+  Result(Error error) noexcept : Storage(error) {}  // NOLINT: implicit
+
+  bool has_value() const noexcept { return this->has_value_; }
+  explicit operator bool() const noexcept { return this->has_value_; }
+
+  // value / operator* require has_value(); error requires !has_value().
+  T& value() & noexcept { return this->value_; }
+  const T& value() const& noexcept { return this->value_; }
+  T&& value() && noexcept { return std::move(this->value_); }
+  T& operator*() & noexcept { return this->value_; }
+  const T& operator*() const& noexcept { return this->value_; }
+  T&& operator*() && noexcept { return std::move(this->value_); }
+  T* operator->() noexcept { return &this->value_; }
+  const T* operator->() const noexcept { return &this->value_; }
+  Error error() const noexcept { return this->error_; }
 };
 
 // Result<void> is success or an Error; `Status` is its everyday name.

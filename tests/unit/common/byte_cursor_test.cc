@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
@@ -49,6 +50,21 @@ TEST(Bytes, TwentyFourBitBigEndian) {
   std::array<std::uint8_t, 4> b = {0xAA, 0xAA, 0xAA, 0xAA};
   store_be24(b.data(), 0xFF010203);  // only the low 24 bits are stored
   EXPECT_EQ(Bytes(b.begin(), b.end()), Bytes({0x01, 0x02, 0x03, 0xAA}));
+}
+
+TEST(Bytes, NamedFunctionsAreTheEndianTemplates) {
+  const std::uint8_t* p = kCounting.data();
+  EXPECT_EQ((load<std::endian::big, std::uint16_t>(p)), 0x0102u);
+  EXPECT_EQ((load<std::endian::big, std::uint64_t>(p)), load_be64(p));
+  EXPECT_EQ((load<std::endian::little, std::uint32_t>(p)), load_le32(p));
+  std::array<std::uint8_t, 8> a{};
+  std::array<std::uint8_t, 8> b{};
+  store<std::endian::big>(a.data(), std::uint64_t{0x0102030405060708});
+  store_be64(b.data(), 0x0102030405060708);
+  EXPECT_EQ(a, b);
+  store<std::endian::little>(a.data(), std::uint16_t{0x0102});
+  store_le16(b.data(), 0x0102);
+  EXPECT_EQ(a, b);
 }
 
 // --- ByteReader: values ---

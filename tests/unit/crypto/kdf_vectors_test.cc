@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
 #include <openssl/params.h>
 
 #include <algorithm>
@@ -25,6 +24,7 @@
 
 #include "crypto_test_util.h"
 #include "support/hex.h"
+#include "support/openssl_kdf.h"
 #include "support/vector_file.h"
 #include "wireseal/crypto/aes.h"
 #include "wireseal/crypto/kdf.h"
@@ -45,25 +45,6 @@ Bytes pattern(std::size_t n, std::uint8_t seed) {
     b[i] = static_cast<std::uint8_t>(seed + 31 * i);
   }
   return b;
-}
-
-// openssl_kdf runs an OpenSSL EVP_KDF with `params` and returns `n` bytes (empty on error).
-Bytes openssl_kdf(const char* name, OSSL_PARAM* params, std::size_t n) {
-  EVP_KDF* kdf = EVP_KDF_fetch(nullptr, name, nullptr);
-  if (kdf == nullptr) {
-    ADD_FAILURE() << "OpenSSL has no KDF " << name;
-    return {};
-  }
-  EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(kdf);
-  Bytes out(n);
-  const int ok = EVP_KDF_derive(ctx, out.data(), out.size(), params);
-  EVP_KDF_CTX_free(ctx);
-  EVP_KDF_free(kdf);
-  if (ok != 1) {
-    ADD_FAILURE() << "EVP_KDF_derive(" << name << ") failed";
-    return {};
-  }
-  return out;
 }
 
 // --- SP 800-108 counter mode, NIST CAVP (KBKDF-CTR). Sections [PRF=..] [CTRLOCATION=..]
@@ -172,21 +153,6 @@ TEST(KbkdfCounter, RejectsUnsupportedCounterWidthsAndCmacKeySizes) {
 }
 
 // --- TLS 1.2 PRF.
-Bytes openssl_tls12_prf(HashAlgorithm hash, const Bytes& secret, std::string_view label,
-                        const Bytes& seed, std::size_t n) {
-  std::string digest = hash == HashAlgorithm::kSha256 ? "SHA256" : "SHA384";
-  Bytes label_seed = bytes_of(label);
-  label_seed.insert(label_seed.end(), seed.begin(), seed.end());
-  Bytes secret_copy = secret;
-  OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest.data(), 0),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SECRET, secret_copy.data(),
-                                        secret_copy.size()),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SEED, label_seed.data(), label_seed.size()),
-      OSSL_PARAM_construct_end()};
-  return openssl_kdf(OSSL_KDF_NAME_TLS1_PRF, params, n);
-}
-
 TEST(Tls12Prf, PublishedVectorsMatch) {
   int count = 0;
   for (const VectorRecord& r : read_vectors_or_fail(vectors_dir() / "tls12_prf.txt")) {

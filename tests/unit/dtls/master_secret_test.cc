@@ -2,15 +2,13 @@
 // EVP_KDF "TLS1-PRF" given the same label and seed: an independent implementation, whose PRF
 // itself is checked on the published TLS 1.2 PRF vectors in tests/unit/crypto.
 #include <gtest/gtest.h>
-#include <openssl/core_names.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
 
 #include <array>
 #include <string>
 #include <vector>
 
 #include "support/hex.h"
+#include "support/openssl_kdf.h"
 #include "wireseal/dtls/key_block.h"
 
 namespace wireseal::test {
@@ -25,26 +23,6 @@ Bytes pattern(std::size_t n, std::uint8_t seed) {
     b[i] = static_cast<std::uint8_t>(seed * 31 + i * 7);
   }
   return b;
-}
-
-// openssl_prf is PRF(secret, label, seed) from OpenSSL, 48 bytes.
-Bytes openssl_prf(HashAlgorithm hash, Bytes secret, const std::string& label, const Bytes& seed) {
-  std::string digest = hash == HashAlgorithm::kSha256 ? "SHA256" : "SHA384";
-  Bytes label_seed(label.begin(), label.end());
-  label_seed.insert(label_seed.end(), seed.begin(), seed.end());
-  OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest.data(), 0),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SECRET, secret.data(), secret.size()),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SEED, label_seed.data(), label_seed.size()),
-      OSSL_PARAM_construct_end()};
-  EVP_KDF* kdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_TLS1_PRF, nullptr);
-  EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(kdf);
-  Bytes out(dtls::kMasterSecretSize);
-  const int ok = EVP_KDF_derive(ctx, out.data(), out.size(), params);
-  EVP_KDF_CTX_free(ctx);
-  EVP_KDF_free(kdf);
-  EXPECT_EQ(ok, 1);
-  return out;
 }
 
 class MasterSecret : public ::testing::TestWithParam<HashAlgorithm> {};
@@ -62,7 +40,9 @@ TEST_P(MasterSecret, MatchesOpenSslForEveryPreMasterSecretShape) {
         std::span<const std::uint8_t, dtls::kRandomSize>(server_random), got));
     Bytes seed = client_random;
     seed.insert(seed.end(), server_random.begin(), server_random.end());
-    EXPECT_EQ(to_hex(got), to_hex(openssl_prf(GetParam(), pms, "master secret", seed))) << pms_len;
+    EXPECT_EQ(to_hex(got), to_hex(openssl_tls12_prf(GetParam(), pms, "master secret", seed,
+                                                    dtls::kMasterSecretSize)))
+        << pms_len;
   }
 }
 
@@ -72,8 +52,8 @@ TEST_P(MasterSecret, ExtendedMatchesOpenSslForEverySessionHashLength) {
     const Bytes session_hash = pattern(hash_len, static_cast<std::uint8_t>(hash_len));
     std::array<std::uint8_t, dtls::kMasterSecretSize> got{};
     ASSERT_TRUE(dtls::extended_master_secret(GetParam(), pms, session_hash, got));
-    EXPECT_EQ(to_hex(got),
-              to_hex(openssl_prf(GetParam(), pms, "extended master secret", session_hash)))
+    EXPECT_EQ(to_hex(got), to_hex(openssl_tls12_prf(GetParam(), pms, "extended master secret",
+                                                    session_hash, dtls::kMasterSecretSize)))
         << hash_len;
   }
 }

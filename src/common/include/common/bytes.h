@@ -5,6 +5,7 @@
 // common/byte_cursor.h is the bounds-checked way to walk a message.
 
 #include <bit>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 
@@ -18,66 +19,49 @@ inline T byte_swap(T v) noexcept {
   } else if constexpr (sizeof(T) == 4) {
     return static_cast<T>(__builtin_bswap32(v));
   } else {
+    static_assert(sizeof(T) == 8, "16-, 32- and 64-bit words only");
     return static_cast<T>(__builtin_bswap64(v));
   }
 }
 
-// to_big_endian / to_little_endian convert between host order and the wire order; each is its
-// own inverse, so the same call serves loads and stores.
-template <class T>
-inline T to_big_endian(T v) noexcept {
-  if constexpr (std::endian::native == std::endian::little) {
-    return byte_swap(v);
-  } else {
+// to_endian<E> converts between host order and byte order E; it is its own inverse, so the same
+// call serves loads and stores.
+template <std::endian E, class T>
+inline T to_endian(T v) noexcept {
+  static_assert(E == std::endian::big || E == std::endian::little);
+  if constexpr (E == std::endian::native) {
     return v;
-  }
-}
-
-template <class T>
-inline T to_little_endian(T v) noexcept {
-  if constexpr (std::endian::native == std::endian::big) {
-    return byte_swap(v);
   } else {
-    return v;
+    return byte_swap(v);
   }
-}
-
-template <class T>
-inline T load_be(const std::uint8_t* p) noexcept {
-  T v;
-  std::memcpy(&v, p, sizeof(v));
-  return to_big_endian(v);
-}
-
-template <class T>
-inline void store_be(std::uint8_t* p, T v) noexcept {
-  v = to_big_endian(v);
-  std::memcpy(p, &v, sizeof(v));
-}
-
-template <class T>
-inline T load_le(const std::uint8_t* p) noexcept {
-  T v;
-  std::memcpy(&v, p, sizeof(v));
-  return to_little_endian(v);
-}
-
-template <class T>
-inline void store_le(std::uint8_t* p, T v) noexcept {
-  v = to_little_endian(v);
-  std::memcpy(p, &v, sizeof(v));
 }
 
 }  // namespace detail
 
+// load<E, T> reads the T stored in byte order E at p; store<E> writes v there in byte order E.
+// The named functions below (load_be32, store_le16, ...) are these with the order and width
+// spelled out, as the wire formats are written.
+template <std::endian E, std::unsigned_integral T>
+inline T load(const std::uint8_t* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof(v));
+  return detail::to_endian<E>(v);
+}
+
+template <std::endian E, std::unsigned_integral T>
+inline void store(std::uint8_t* p, T v) noexcept {
+  v = detail::to_endian<E>(v);
+  std::memcpy(p, &v, sizeof(v));
+}
+
 inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
-  return detail::load_be<std::uint16_t>(p);
+  return load<std::endian::big, std::uint16_t>(p);
 }
 inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
-  return detail::load_be<std::uint32_t>(p);
+  return load<std::endian::big, std::uint32_t>(p);
 }
 inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
-  return detail::load_be<std::uint64_t>(p);
+  return load<std::endian::big, std::uint64_t>(p);
 }
 // The odd widths (24 bits: TLS/DTLS handshake lengths; 48 bits: DTLS sequence numbers) are
 // assembled from the even ones.
@@ -87,9 +71,9 @@ inline std::uint32_t load_be24(const std::uint8_t* p) noexcept {
 inline std::uint64_t load_be48(const std::uint8_t* p) noexcept {
   return std::uint64_t{load_be16(p)} << 32 | load_be32(p + 2);
 }
-inline void store_be16(std::uint8_t* p, std::uint16_t v) noexcept { detail::store_be(p, v); }
-inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept { detail::store_be(p, v); }
-inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept { detail::store_be(p, v); }
+inline void store_be16(std::uint8_t* p, std::uint16_t v) noexcept { store<std::endian::big>(p, v); }
+inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept { store<std::endian::big>(p, v); }
+inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept { store<std::endian::big>(p, v); }
 // store_be24 stores the low 24 bits of v, store_be48 the low 48.
 inline void store_be24(std::uint8_t* p, std::uint32_t v) noexcept {
   p[0] = static_cast<std::uint8_t>(v >> 16);
@@ -103,19 +87,27 @@ inline void store_be48(std::uint8_t* p, std::uint64_t v) noexcept {
 // to_big_endian64 converts a 64-bit value held in a register between host order and big-endian
 // order (it is its own inverse): for code that assembles wire words in registers and stores
 // them whole, instead of storing field by field.
-inline std::uint64_t to_big_endian64(std::uint64_t v) noexcept { return detail::to_big_endian(v); }
+inline std::uint64_t to_big_endian64(std::uint64_t v) noexcept {
+  return detail::to_endian<std::endian::big>(v);
+}
 
 inline std::uint16_t load_le16(const std::uint8_t* p) noexcept {
-  return detail::load_le<std::uint16_t>(p);
+  return load<std::endian::little, std::uint16_t>(p);
 }
 inline std::uint32_t load_le32(const std::uint8_t* p) noexcept {
-  return detail::load_le<std::uint32_t>(p);
+  return load<std::endian::little, std::uint32_t>(p);
 }
 inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
-  return detail::load_le<std::uint64_t>(p);
+  return load<std::endian::little, std::uint64_t>(p);
 }
-inline void store_le16(std::uint8_t* p, std::uint16_t v) noexcept { detail::store_le(p, v); }
-inline void store_le32(std::uint8_t* p, std::uint32_t v) noexcept { detail::store_le(p, v); }
-inline void store_le64(std::uint8_t* p, std::uint64_t v) noexcept { detail::store_le(p, v); }
+inline void store_le16(std::uint8_t* p, std::uint16_t v) noexcept {
+  store<std::endian::little>(p, v);
+}
+inline void store_le32(std::uint8_t* p, std::uint32_t v) noexcept {
+  store<std::endian::little>(p, v);
+}
+inline void store_le64(std::uint8_t* p, std::uint64_t v) noexcept {
+  store<std::endian::little>(p, v);
+}
 
 }  // namespace wireseal
