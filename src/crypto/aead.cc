@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "common/ct.h"
 
 namespace wireseal::crypto {
