@@ -1,12 +1,12 @@
-// CPU feature probe (CPUID), run once, then narrowed by the WIRESEAL_CPU_DISABLE mask.
+// The architecture-independent half of the CPU features: the WIRESEAL_CPU_DISABLE mask (its
+// parsing, the feature names and their dependencies) and the masked features every dispatch
+// reads. The probe itself, probed_x86_features(), is per architecture and chosen by
+// src/CMakeLists.txt: cpu_features_x86.cc (CPUID, XCR0) on x86-64, cpu_features_generic.cc
+// (nothing) elsewhere.
 #include "common/cpu_features.h"
 
 #include <cstdio>
 #include <cstdlib>
-
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 namespace wireseal::cpu {
 namespace {
@@ -70,36 +70,6 @@ bool disable_by_name(std::string_view name, X86Features& disabled) noexcept {
   return false;
 }
 
-X86Features probe() noexcept {
-  X86Features f;
-#if defined(__x86_64__)
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) {
-    return f;
-  }
-  f.aesni = (ecx & bit_AES) != 0;
-  f.pclmulqdq = (ecx & bit_PCLMUL) != 0;
-  const bool osxsave = (ecx & bit_OSXSAVE) != 0;
-  bool ymm_enabled = false;
-  bool zmm_enabled = false;
-  if (osxsave) {
-    unsigned xcr0_lo = 0, xcr0_hi = 0;
-    __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-    ymm_enabled = (xcr0_lo & 0x6) == 0x6;
-    zmm_enabled = (xcr0_lo & 0xe6) == 0xe6;
-  }
-  f.avx = ymm_enabled && (ecx & bit_AVX) != 0;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0) {
-    f.avx2 = ymm_enabled && (ebx & bit_AVX2) != 0;
-    f.sha_ni = (ebx & bit_SHA) != 0;
-    f.vaes = ymm_enabled && (ecx & bit_VAES) != 0;
-    f.vpclmulqdq = ymm_enabled && (ecx & bit_VPCLMULQDQ) != 0;
-    f.avx512f = zmm_enabled && (ebx & bit_AVX512F) != 0;
-  }
-#endif
-  return f;
-}
-
 // read_mask parses WIRESEAL_CPU_DISABLE. Unknown names are reported, not fatal: the probe runs
 // in every process that links wireseal, and a stale or misspelt variable there must neither
 // abort it nor make key set-up throw. Ignoring a name only leaves a real feature in use; the
@@ -143,11 +113,6 @@ X86Features apply_feature_mask(const X86Features& features, const FeatureMask& m
     out.*(f.field) = out.*(f.field) && !(mask.disabled.*(f.field));
   }
   return out;
-}
-
-const X86Features& probed_x86_features() noexcept {
-  static const X86Features features = probe();
-  return features;
 }
 
 const FeatureMask& feature_mask() noexcept {

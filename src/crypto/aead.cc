@@ -6,7 +6,7 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "common/ct.h"
 
 namespace wireseal::crypto {

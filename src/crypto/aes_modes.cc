@@ -1,7 +1,7 @@
 // AesCtr / AesCbc front ends: validation once, then the chosen backend.
 #include <stdexcept>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "common/ct.h"
 #include "wireseal/crypto/aes.h"
 

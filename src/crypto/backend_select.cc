@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "common/cpu_features.h"
 #include "wireseal/crypto/backend.h"
 
@@ -72,7 +72,7 @@ KernelReport kernel_report() {
   } else {
     r.native_aes = detail::native_uses_vaes() ? "vaes" : "aes-ni";
   }
-  r.hmac = detail::hmac_uses_sha_ni() ? "sha-ni" : "openssl-sha";
+  r.hmac = detail::hmac_uses_sha_ni() ? detail::native_sha_kernels().name : "openssl-sha";
   const std::string_view ipsecmb = detail::ipsecmb_architecture();
   r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
   return r;

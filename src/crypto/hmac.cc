@@ -7,9 +7,7 @@
 #include <cstring>
 
 #include "backend/interfaces.h"
-#include "backend/x86/sha1_ni.h"
-#include "backend/x86/sha256_ni.h"
-#include "common/cpu_features.h"
+#include "backend/native.h"
 #include "common/ct.h"
 #include "hash_state.h"
 #include "hmac_lanes.h"
@@ -56,11 +54,37 @@ Chain chain_of(HashAlgorithm hash, const HashState& s) noexcept {
 
 }  // namespace
 
+Primitive hmac_primitive(HashAlgorithm hash) noexcept {
+  switch (hash) {
+    case HashAlgorithm::kSha1:
+      return Primitive::kHmacSha1;
+    case HashAlgorithm::kSha224:
+      return Primitive::kHmacSha224;
+    case HashAlgorithm::kSha256:
+      return Primitive::kHmacSha256;
+    case HashAlgorithm::kSha384:
+      return Primitive::kHmacSha384;
+    case HashAlgorithm::kSha512:
+      return Primitive::kHmacSha512;
+  }
+  return Primitive::kHmacSha512;
+}
+
 namespace detail {
-bool hmac_uses_sha_ni() noexcept { return cpu::x86_features().sha_ni; }
+bool hmac_uses_sha_ni() noexcept {
+  return resolve(Primitive::kHmacSha1, Backend::kAuto) == Backend::kNative;
+}
 }  // namespace detail
 
-Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : hash_(hash) {
+// kAuto is always available, so resolving it never throws.
+Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept
+    : Hmac(hash, key, Resolved{resolve(hmac_primitive(hash), Backend::kAuto)}) {}
+
+Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key, Backend backend)
+    : Hmac(hash, key, Resolved{resolve(hmac_primitive(hash), backend)}) {}
+
+Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key, Resolved backend) noexcept
+    : hash_(hash), backend_(backend.backend) {
   const std::size_t block = block_length(hash);
   std::uint8_t padded[128] = {};
   if (key.size() > block) {
@@ -86,9 +110,17 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : has
   wireseal::detail::secure_wipe(padded, sizeof(padded));
   wireseal::detail::secure_wipe(pad, sizeof(pad));
   // The saved SHA contexts after the ipad/opad block hold exactly the chaining values that the
-  // SHA-NI kernels start from.
-  if (detail::hmac_uses_sha_ni() &&
-      (hash == HashAlgorithm::kSha1 || hash == HashAlgorithm::kSha256)) {
+  // native kernels start from. resolve() made kNative available, i.e. the table holds this
+  // hash's kernels (SHA-1 and SHA-256 only).
+  if (backend_ == Backend::kNative) {
+    const detail::ShaKernels& kernels = detail::native_sha_kernels();
+    if (hash == HashAlgorithm::kSha1) {
+      compress_ = kernels.sha1;
+      compress_x2_ = kernels.sha1_x2;
+    } else {
+      compress_ = kernels.sha256;
+      compress_x2_ = kernels.sha256_x2;
+    }
     Chain in = chain_of(hash, inner_);
     Chain out = chain_of(hash, outer_);
     for (std::size_t i = 0; i < chain_words(hash); ++i) {
@@ -97,7 +129,6 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept : has
     }
     wireseal::detail::secure_wipe(&in, sizeof(in));
     wireseal::detail::secure_wipe(&out, sizeof(out));
-    lanes_ = true;
   }
 }
 
@@ -106,6 +137,10 @@ Hmac::~Hmac() {
   wireseal::detail::secure_wipe(&outer_, sizeof(outer_));
   wireseal::detail::secure_wipe(inner_chain_, sizeof(inner_chain_));
   wireseal::detail::secure_wipe(outer_chain_, sizeof(outer_chain_));
+  // The kernel pointers are not secret, but clearing them leaves nothing of a destroyed Hmac
+  // but its two enum bytes, which is what the wipe test checks a stale object against.
+  wireseal::detail::secure_wipe(&compress_, sizeof(compress_));
+  wireseal::detail::secure_wipe(&compress_x2_, sizeof(compress_x2_));
 }
 
 Hmac::Stream::Stream(const Hmac& hmac) noexcept : hmac_(&hmac), inner_(hmac.inner_) {}
@@ -134,15 +169,15 @@ Status Hmac::Stream::finish(std::span<std::uint8_t> out) noexcept {
 
 Status Hmac::compute(std::span<const std::uint8_t> message,
                      std::span<std::uint8_t> out) const noexcept {
-  if (lanes_) {
+  if (compress_ != nullptr) {
     if (out.empty() || out.size() > digest_len()) {
       return Error::kInvalidArgument;
     }
     if (message.size() <= detail::kHmacShortMax) {
       if (hash_ == HashAlgorithm::kSha1) {
-        detail::hmac_sha1_short(inner_chain_, outer_chain_, message, out);
+        detail::hmac_sha1_short(compress_, inner_chain_, outer_chain_, message, out);
       } else {
-        detail::hmac_sha256_short(inner_chain_, outer_chain_, message, out);
+        detail::hmac_sha256_short(compress_, inner_chain_, outer_chain_, message, out);
       }
       return {};
     }
@@ -157,10 +192,11 @@ Status Hmac::compute(std::span<const std::uint8_t> message,
 }
 
 void Hmac::compute_lanes(HmacJob* const* jobs, std::size_t num_jobs) const noexcept {
+  const detail::HmacKernels kernels{compress_, compress_x2_};
   if (hash_ == HashAlgorithm::kSha1) {
-    detail::hmac_sha1_lanes(inner_chain_, outer_chain_, jobs, num_jobs);
+    detail::hmac_sha1_lanes(kernels, inner_chain_, outer_chain_, jobs, num_jobs);
   } else {
-    detail::hmac_sha256_lanes(inner_chain_, outer_chain_, jobs, num_jobs);
+    detail::hmac_sha256_lanes(kernels, inner_chain_, outer_chain_, jobs, num_jobs);
   }
 }
 
@@ -174,7 +210,7 @@ void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
       continue;
     }
     job.status = {};
-    if (!lanes_) {
+    if (compress_ == nullptr) {
       Stream s = begin();
       for (const auto& part : job.parts) {
         s.update(part);
@@ -195,19 +231,20 @@ void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
 
 namespace {
 
-// compress runs `n` whole blocks through the compression function of `hash`: wireseal's
-// SHA-NI kernels when `ni`, else OpenSSL's (both branch-free in the data).
-void compress(HashAlgorithm hash, bool ni, Chain& c, const std::uint8_t* blocks,
-              std::size_t n) noexcept {
+// compress runs `n` whole blocks through the compression function of `hash`: the native
+// kernel `native` (SHA-1 or SHA-256, from the kernel table) when set, else OpenSSL's (both
+// branch-free in the data).
+void compress(HashAlgorithm hash, detail::ShaKernels::Compress native, Chain& c,
+              const std::uint8_t* blocks, std::size_t n) noexcept {
   if (n == 0) {
     return;
   }
   switch (hash) {
     case HashAlgorithm::kSha1: {
-      if (ni) {
+      if (native != nullptr) {
         std::uint32_t h[5];
         std::copy(c.w, c.w + 5, h);
-        detail::sha1_compress_ni(h, blocks, n);
+        native(h, blocks, n);
         std::copy(h, h + 5, c.w);
         return;
       }
@@ -228,8 +265,8 @@ void compress(HashAlgorithm hash, bool ni, Chain& c, const std::uint8_t* blocks,
     case HashAlgorithm::kSha256: {
       std::uint32_t h[8];
       std::copy(c.w, c.w + 8, h);
-      if (ni) {
-        detail::sha256_compress_ni(h, blocks, n);
+      if (native != nullptr) {
+        native(h, blocks, n);
       } else {
         SHA256_CTX x{};
         std::copy(h, h + 8, x.h);
@@ -317,10 +354,10 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   std::size_t i = 0;
   for (; i < first_variable && i * block < header_len; ++i) {
     gather(header, data, i * block, block, buf);
-    compress(hash_, lanes_, chain, buf, 1);
+    compress(hash_, compress_, chain, buf, 1);
   }
   if (i < first_variable) {
-    compress(hash_, lanes_, chain, data.data() + (i * block - header_len), first_variable - i);
+    compress(hash_, compress_, chain, data.data() + (i * block - header_len), first_variable - i);
     i = first_variable;
   }
 
@@ -354,7 +391,7 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
       buf[block - 8 + j] =
           static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
     }
-    compress(hash_, lanes_, chain, buf, 1);
+    compress(hash_, compress_, chain, buf, 1);
     const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
     for (std::size_t w = 0; w < chain_words(hash_); ++w) {
       final_chain.w[w] |= chain.w[w] & keep;

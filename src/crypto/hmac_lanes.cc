@@ -1,13 +1,12 @@
-// Multi-buffer HMAC: up to four messages advance block by block in lockstep through the SHA-NI
-// compression function (pairwise interleaved), then their outer hashes run together. SHA-1
-// and SHA-256 share everything but the compression function and the state size.
+// Multi-buffer HMAC: up to four messages advance block by block in lockstep through the native
+// compression kernels (x86: SHA-NI; pairwise interleaved), then their outer hashes run
+// together. SHA-1 and SHA-256 share everything but the kernels, which the Hmac took from the
+// kernel table at construction, and the state size.
 #include "hmac_lanes.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "backend/x86/sha1_ni.h"
-#include "backend/x86/sha256_ni.h"
 #include "common/bytes.h"
 
 namespace wireseal::crypto::detail {
@@ -96,28 +95,13 @@ class BlockFeeder {
   alignas(16) std::uint8_t buffer_[kBlock];
 };
 
+// The chaining value's size in 32-bit words, per hash.
 struct Sha1 {
   static constexpr std::size_t kWords = 5;
-  static void compress(std::uint32_t* state, const std::uint8_t* block,
-                       std::size_t n = 1) noexcept {
-    sha1_compress_ni(state, block, n);
-  }
-  static void compress_x2(std::uint32_t* const* states,
-                          const std::uint8_t* const* blocks) noexcept {
-    sha1_compress_ni_x2(states, blocks);
-  }
 };
 
 struct Sha256 {
   static constexpr std::size_t kWords = 8;
-  static void compress(std::uint32_t* state, const std::uint8_t* block,
-                       std::size_t n = 1) noexcept {
-    sha256_compress_ni(state, block, n);
-  }
-  static void compress_x2(std::uint32_t* const* states,
-                          const std::uint8_t* const* blocks) noexcept {
-    sha256_compress_ni_x2(states, blocks);
-  }
 };
 
 // outer_block builds the single block of the outer hash: digest || padding || length.
@@ -135,21 +119,20 @@ void outer_block(const std::uint32_t* digest, std::uint8_t* block) noexcept {
 // compress_group compresses one block for each of `n` (1..4) lanes, two lanes at a time: two
 // interleaved SHA-NI chains hide most of SHA1RNDS4's latency, while four need more than the
 // sixteen XMM registers and spill (measured: 4 lanes ~1.1x, 2 lanes ~1.9x over one).
-template <class Hash>
-void compress_group(std::uint32_t* const* states, const std::uint8_t* const* blocks,
-                    std::size_t n) noexcept {
+void compress_group(const HmacKernels& k, std::uint32_t* const* states,
+                    const std::uint8_t* const* blocks, std::size_t n) noexcept {
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) {
-    Hash::compress_x2(states + i, blocks + i);
+    k.compress_x2(states + i, blocks + i);
   }
   if (i < n) {
-    Hash::compress(states[i], blocks[i]);
+    k.compress(states[i], blocks[i], 1);
   }
 }
 
 template <class Hash>
-void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* const* jobs,
-               std::size_t n) noexcept {
+void run_group(const HmacKernels& k, const std::uint32_t* inner, const std::uint32_t* outer,
+               HmacJob* const* jobs, std::size_t n) noexcept {
   constexpr std::size_t kWords = Hash::kWords;
   constexpr std::size_t kLanes = 4;
   BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]),
@@ -165,12 +148,12 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
     // the assembled boundary and padding blocks.
     BlockFeeder& f = feeders[0];
     while (f.remaining_blocks() != 0) {
-      std::size_t k = 0;
-      const std::uint8_t* run = f.whole_blocks(&k);
-      if (k != 0) {
-        Hash::compress(state[0], run, k);
+      std::size_t count = 0;
+      const std::uint8_t* run = f.whole_blocks(&count);
+      if (count != 0) {
+        k.compress(state[0], run, count);
       } else {
-        Hash::compress(state[0], f.next());
+        k.compress(state[0], f.next(), 1);
       }
     }
   }
@@ -188,7 +171,7 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
     if (active == 0) {
       break;
     }
-    compress_group<Hash>(states, blocks, active);
+    compress_group(k, states, blocks, active);
   }
   alignas(16) std::uint8_t outer_blocks[kLanes][kBlock];
   std::uint32_t* states[kLanes] = {};
@@ -199,7 +182,7 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
     states[i] = state[i];
     blocks[i] = outer_blocks[i];
   }
-  compress_group<Hash>(states, blocks, n);
+  compress_group(k, states, blocks, n);
   for (std::size_t i = 0; i < n; ++i) {
     std::uint8_t mac[4 * kWords];
     for (std::size_t w = 0; w < kWords; ++w) {
@@ -211,8 +194,9 @@ void run_group(const std::uint32_t* inner, const std::uint32_t* outer, HmacJob* 
 
 // short_message: one inner block (message, 0x80, zeros, bit length) and one outer block.
 template <class Hash>
-void short_message(const std::uint32_t* inner, const std::uint32_t* outer,
-                   std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
+void short_message(ShaKernels::Compress compress, const std::uint32_t* inner,
+                   const std::uint32_t* outer, std::span<const std::uint8_t> message,
+                   std::span<std::uint8_t> out) noexcept {
   constexpr std::size_t kWords = Hash::kWords;
   alignas(16) std::uint8_t block[kBlock];
   if (!message.empty()) {
@@ -223,10 +207,10 @@ void short_message(const std::uint32_t* inner, const std::uint32_t* outer,
   store_be64(block + kBlock - 8, (kBlock + message.size()) * 8);
   std::uint32_t state[kWords];
   std::memcpy(state, inner, sizeof(state));
-  Hash::compress(state, block);
+  compress(state, block, 1);
   outer_block<Hash>(state, block);
   std::memcpy(state, outer, sizeof(state));
-  Hash::compress(state, block);
+  compress(state, block, 1);
   std::uint8_t mac[4 * kWords];
   for (std::size_t w = 0; w < kWords; ++w) {
     store_be32(mac + 4 * w, state[w]);
@@ -236,28 +220,31 @@ void short_message(const std::uint32_t* inner, const std::uint32_t* outer,
 
 }  // namespace
 
-void hmac_sha1_short(const std::uint32_t inner[5], const std::uint32_t outer[5],
-                     std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept {
-  short_message<Sha1>(inner, outer, message, out);
+void hmac_sha1_short(ShaKernels::Compress sha1, const std::uint32_t inner[5],
+                     const std::uint32_t outer[5], std::span<const std::uint8_t> message,
+                     std::span<std::uint8_t> out) noexcept {
+  short_message<Sha1>(sha1, inner, outer, message, out);
 }
 
-void hmac_sha256_short(const std::uint32_t inner[8], const std::uint32_t outer[8],
-                       std::span<const std::uint8_t> message,
+void hmac_sha256_short(ShaKernels::Compress sha256, const std::uint32_t inner[8],
+                       const std::uint32_t outer[8], std::span<const std::uint8_t> message,
                        std::span<std::uint8_t> out) noexcept {
-  short_message<Sha256>(inner, outer, message, out);
+  short_message<Sha256>(sha256, inner, outer, message, out);
 }
 
-void hmac_sha1_lanes(const std::uint32_t inner[5], const std::uint32_t outer[5],
-                     HmacJob* const* jobs, std::size_t num_jobs) noexcept {
+void hmac_sha1_lanes(const HmacKernels& sha1, const std::uint32_t inner[5],
+                     const std::uint32_t outer[5], HmacJob* const* jobs,
+                     std::size_t num_jobs) noexcept {
   for (std::size_t i = 0; i < num_jobs; i += 4) {
-    run_group<Sha1>(inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
+    run_group<Sha1>(sha1, inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
   }
 }
 
-void hmac_sha256_lanes(const std::uint32_t inner[8], const std::uint32_t outer[8],
-                       HmacJob* const* jobs, std::size_t num_jobs) noexcept {
+void hmac_sha256_lanes(const HmacKernels& sha256, const std::uint32_t inner[8],
+                       const std::uint32_t outer[8], HmacJob* const* jobs,
+                       std::size_t num_jobs) noexcept {
   for (std::size_t i = 0; i < num_jobs; i += 4) {
-    run_group<Sha256>(inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
+    run_group<Sha256>(sha256, inner, outer, jobs + i, std::min<std::size_t>(4, num_jobs - i));
   }
 }
 

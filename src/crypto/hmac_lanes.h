@@ -1,29 +1,43 @@
 #pragma once
-// Multi-buffer HMAC over SHA-NI (SHA-1 and SHA-256), used by Hmac::compute_batch and, through
-// it, by SRTP and DTLS CBC batches. Internal to the crypto module.
+// HMAC-SHA1/SHA-256 on the native backend's compression kernels (the kernel table,
+// backend/native.h): single short messages, and multi-buffer batches used by
+// Hmac::compute_batch and, through it, by SRTP and DTLS CBC batches. Internal to the crypto
+// module.
 
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/native.h"
 #include "wireseal/crypto/hmac.h"
 
 namespace wireseal::crypto::detail {
 
+// HmacKernels are one hash's compression kernels from the table, both set (an Hmac on
+// Backend::kNative holds them from its construction on).
+struct HmacKernels {
+  ShaKernels::Compress compress;
+  ShaKernels::CompressX2 compress_x2;
+};
+
 // hmac_sha1_lanes / hmac_sha256_lanes compute the jobs' MACs from the key's precomputed inner
 // and outer chaining values (the hash state after the ipad / opad block). Jobs must have valid
 // out spans (1..digest length bytes).
-void hmac_sha1_lanes(const std::uint32_t inner[5], const std::uint32_t outer[5],
-                     HmacJob* const* jobs, std::size_t num_jobs) noexcept;
-void hmac_sha256_lanes(const std::uint32_t inner[8], const std::uint32_t outer[8],
-                       HmacJob* const* jobs, std::size_t num_jobs) noexcept;
+void hmac_sha1_lanes(const HmacKernels& sha1, const std::uint32_t inner[5],
+                     const std::uint32_t outer[5], HmacJob* const* jobs,
+                     std::size_t num_jobs) noexcept;
+void hmac_sha256_lanes(const HmacKernels& sha256, const std::uint32_t inner[8],
+                       const std::uint32_t outer[8], HmacJob* const* jobs,
+                       std::size_t num_jobs) noexcept;
 
 // hmac_sha1_short / hmac_sha256_short compute the MAC of a message of at most 55 bytes (one
 // inner block including padding) with no block assembly machinery: the 16..55-byte packets of
 // SRTP, DTLS and signing live here.
-void hmac_sha1_short(const std::uint32_t inner[5], const std::uint32_t outer[5],
-                     std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept;
-void hmac_sha256_short(const std::uint32_t inner[8], const std::uint32_t outer[8],
-                       std::span<const std::uint8_t> message, std::span<std::uint8_t> out) noexcept;
+void hmac_sha1_short(ShaKernels::Compress sha1, const std::uint32_t inner[5],
+                     const std::uint32_t outer[5], std::span<const std::uint8_t> message,
+                     std::span<std::uint8_t> out) noexcept;
+void hmac_sha256_short(ShaKernels::Compress sha256, const std::uint32_t inner[8],
+                       const std::uint32_t outer[8], std::span<const std::uint8_t> message,
+                       std::span<std::uint8_t> out) noexcept;
 inline constexpr std::size_t kHmacShortMax = 55;
 
 }  // namespace wireseal::crypto::detail

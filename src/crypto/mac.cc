@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "common/ct.h"
 
 namespace wireseal::crypto {

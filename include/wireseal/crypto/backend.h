@@ -14,7 +14,8 @@ namespace wireseal::crypto {
 
 enum class Backend : std::uint8_t {
   kAuto,     // fastest available implementation for this CPU and algorithm
-  kOpenSsl,  // OpenSSL 3 libcrypto EVP, used carefully (key scheduled once): the reference
+  kOpenSsl,  // OpenSSL 3 libcrypto (EVP, key scheduled once; HMAC: its SHA functions): the
+             // reference
   kNative,   // wireseal's own kernels (x86-64: AES-NI, VAES, SHA-NI), chosen per CPU
   kIpsecMb,  // Intel ipsec-mb direct API (x86-64 only, when the build found it)
 };
@@ -30,6 +31,13 @@ enum class Primitive : std::uint8_t {
   kAesCtr,
   kAesCbc,
   kAesCmac,
+  // HMAC, one family per hash (crypto::hmac_primitive): kNative serves SHA-1 and SHA-256 on
+  // CPUs with hash instructions (x86: SHA-NI), every hash runs on kOpenSsl.
+  kHmacSha1,
+  kHmacSha224,
+  kHmacSha256,
+  kHmacSha384,
+  kHmacSha512,
 };
 
 // is_available tells whether `backend` can serve `primitive` in this build on this CPU.

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 
+#include "wireseal/crypto/backend.h"
 #include "wireseal/crypto/hash.h"
 #include "wireseal/result.h"
 
@@ -25,20 +26,33 @@ struct HmacJob {
   Status status;
 };
 
+// hmac_primitive returns the backend family of HMAC with `hash` (for is_available / resolve).
+Primitive hmac_primitive(HashAlgorithm hash) noexcept;
+
 class Hmac {
  public:
-  // Hmac absorbs `key` (any length; keys longer than a block are hashed first, per RFC 2104).
+  // Hmac absorbs `key` (any length; keys longer than a block are hashed first, per RFC 2104)
+  // on the backend Backend::kAuto picks for hmac_primitive(hash): kNative (wireseal's SHA
+  // compression kernels) for SHA-1 and SHA-256 where the CPU has them, else kOpenSsl.
   Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key) noexcept;
+  // The same on `backend` (kAuto as above). kOpenSsl hashes with OpenSSL's SHA functions;
+  // kNative with the native kernels, only for SHA-1 and SHA-256 on CPUs that have them.
+  // Throws std::invalid_argument if `backend` is not available (crypto::resolve).
+  Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key, Backend backend);
   ~Hmac();
   Hmac(const Hmac&) noexcept = default;
   Hmac& operator=(const Hmac&) noexcept = default;
 
   HashAlgorithm hash() const noexcept { return hash_; }
+  // backend is the backend in use (never kAuto).
+  Backend backend() const noexcept { return backend_; }
   std::size_t digest_len() const noexcept { return digest_length(hash_); }
 
   // Stream is one MAC computation over a message given in pieces (e.g. SRTP's header,
   // payload and ROC). It lives on the caller's stack and refers to its Hmac, which must
-  // outlive it.
+  // outlive it. It hashes with OpenSSL's SHA functions on every backend (their saved contexts
+  // buffer partial blocks); compute and compute_batch take the same pieces on the native
+  // kernels.
   class Stream {
    public:
     void update(std::span<const std::uint8_t> data) noexcept;
@@ -59,9 +73,9 @@ class Hmac {
   // compute writes the first out.size() bytes of HMAC(key, message) into `out`.
   Status compute(std::span<const std::uint8_t> message, std::span<std::uint8_t> out) const noexcept;
 
-  // compute_batch computes independent MACs. With SHA-1 on a CPU with SHA-NI the messages
-  // are hashed several at a time (the compression latency of one hides behind the others);
-  // otherwise it loops. Results equal compute() per job.
+  // compute_batch computes independent MACs. On the native backend the messages are hashed
+  // several at a time (the compression latency of one hides behind the others); otherwise it
+  // loops. Results equal compute() per job.
   void compute_batch(std::span<HmacJob> jobs) const noexcept;
 
   // compute_secret_length writes HMAC(key, header || data[0, secret_len)) into out[0,
@@ -85,8 +99,20 @@ class Hmac {
   friend class Stream;
   void compute_lanes(HmacJob* const* jobs, std::size_t num_jobs) const noexcept;
 
+  struct Resolved {
+    Backend backend;
+  };
+  Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key, Resolved backend) noexcept;
+
+  // The native backend's compression kernels for hash_ (single lane and two interleaved), taken
+  // from the kernel table at construction; null on kOpenSsl, whose compression is OpenSSL's.
+  using Compress = void (*)(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept;
+  using CompressX2 = void (*)(std::uint32_t* const*, const std::uint8_t* const*) noexcept;
+
   HashAlgorithm hash_;
-  bool lanes_ = false;  // SHA-1/SHA-256 on a SHA-NI CPU: wireseal's own compression kernels
+  Backend backend_;
+  Compress compress_ = nullptr;
+  CompressX2 compress_x2_ = nullptr;
   std::uint32_t inner_chain_[8] = {};
   std::uint32_t outer_chain_[8] = {};
   HashState inner_;

@@ -78,29 +78,24 @@ class CmacImpl {
   virtual void compute(Bytes message, std::uint8_t* mac16) noexcept = 0;
 };
 
-// Factories, one per backend. They throw std::invalid_argument on bad keys.
+// Factories, one per backend. They throw std::invalid_argument on bad keys. The native
+// backend's factories and kernel table are its contract, backend/native.h.
 std::unique_ptr<AeadImpl> make_openssl_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
                                             std::size_t nonce_len);
 std::unique_ptr<AesModeImpl> make_openssl_aes_mode(AesMode mode, Bytes key);
 std::unique_ptr<CmacImpl> make_openssl_cmac(Bytes key);
 
-std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
-                                           std::size_t nonce_len);
-std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key);
-std::unique_ptr<CmacImpl> make_native_cmac(Bytes key);
-
 std::unique_ptr<AeadImpl> make_ipsecmb_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
                                             std::size_t nonce_len);
 
-// Which primitives each optional backend implements (CPU permitting).
-bool native_supports(Primitive primitive) noexcept;
+// Which primitives ipsec-mb implements (CPU permitting); native_supports is in native.h.
 bool ipsecmb_supports(Primitive primitive) noexcept;
 
 // Kernel choices that depend on CPU features, one predicate each, read by the objects when they
 // are constructed and by the reports of what runs (tests, `wireseal version`).
-// native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on VAES.
-bool native_uses_vaes() noexcept;
-// hmac_uses_sha_ni: HMAC-SHA1/SHA-256 run on wireseal's SHA-NI kernels (single and lanes).
+// (native_uses_vaes, the native AES kernel choice, is in native.h.)
+// hmac_uses_sha_ni: HMAC-SHA1/SHA-256 with Backend::kAuto run on wireseal's native SHA
+// compression kernels (x86: SHA-NI), single and lanes.
 bool hmac_uses_sha_ni() noexcept;
 // ipsecmb_architecture names the ipsec-mb manager in use ("avx512-t2", "avx2-t1", "sse-t2",
 // ...), or "" when ipsec-mb is not built or cannot run with these CPU features.

@@ -1,17 +1,22 @@
-// Built on targets with no native kernels yet (anything but x86-64): the native backend reports
-// itself unavailable, and the kernel entry points other code links against trap if reached.
-// Dispatch never calls them (their CPU features read false here); were it ever wrong, a trap
-// is a crash in testing, where an empty body would silently produce a wrong MAC.
+// backend/native.h on targets with no native kernels yet (anything but x86-64): the native
+// backend serves nothing and its kernel table is empty, so no caller can reach a kernel that is
+// not there (Hmac takes its compression functions from the table, never by name). The
+// factories must still exist for the front ends to link; selection never calls them here
+// (native_supports is false), and were it ever wrong they refuse loudly rather than return
+// an object that computes nothing.
 #include <stdexcept>
 
-#include "backend/interfaces.h"
-#include "backend/x86/sha1_ni.h"
-#include "backend/x86/sha256_ni.h"
+#include "backend/native.h"
 
 namespace wireseal::crypto::detail {
 
 bool native_supports(Primitive /*primitive*/) noexcept { return false; }
 bool native_uses_vaes() noexcept { return false; }
+
+const ShaKernels& native_sha_kernels() noexcept {
+  static constexpr ShaKernels kNone{};
+  return kNone;
+}
 
 std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm, Bytes, std::size_t, std::size_t) {
   throw std::invalid_argument("wireseal: no native backend on this target");
@@ -21,19 +26,6 @@ std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode, Bytes) {
 }
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes) {
   throw std::invalid_argument("wireseal: no native backend on this target");
-}
-
-void sha1_compress_ni(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept {
-  __builtin_trap();
-}
-void sha1_compress_ni_x2(std::uint32_t* const*, const std::uint8_t* const*) noexcept {
-  __builtin_trap();
-}
-void sha256_compress_ni(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept {
-  __builtin_trap();
-}
-void sha256_compress_ni_x2(std::uint32_t* const*, const std::uint8_t* const*) noexcept {
-  __builtin_trap();
 }
 
 }  // namespace wireseal::crypto::detail

@@ -450,5 +450,39 @@ TEST(ZeroAlloc, HmacEveryHash) {
   }
 }
 
+TEST(ZeroAlloc, HmacEveryBackendIncludingBatchAndSecretLength) {
+  for (HashAlgorithm h : {HashAlgorithm::kSha1, HashAlgorithm::kSha224, HashAlgorithm::kSha256,
+                          HashAlgorithm::kSha384, HashAlgorithm::kSha512}) {
+    for (Backend b : expected_backends(crypto::hmac_primitive(h))) {
+      const std::string where = std::string("HMAC-") + crypto::to_string(h) + " [" +
+                                std::string(crypto::to_string(b)) + "]";
+      const crypto::Hmac hmac(h, pattern(32, 1), b);
+      for (std::size_t size : kSizes) {
+        const Bytes msg = pattern(size, 2);
+        const Bytes header = pattern(13, 3);
+        Bytes mac(hmac.digest_len());
+        std::vector<Bytes> outs(5, Bytes(10));
+        std::vector<crypto::HmacJob> jobs(outs.size());
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+          jobs[i] = crypto::HmacJob{{header, msg, {}}, outs[i], {}};
+        }
+        ASSERT_TRUE(hmac.compute(msg, mac));
+        int failures = 0;
+        AllocScope scope;
+        for (int i = 0; i < kIterations; ++i) {
+          failures += hmac.compute(msg, mac) ? 0 : 1;
+          failures += hmac.verify(msg, mac) ? 0 : 1;
+          hmac.compute_batch(jobs);
+          failures += jobs[4].status ? 0 : 1;
+          hmac.compute_secret_length(header, msg, size / 2, 0, mac);
+        }
+        const AllocStats delta = scope.delta();
+        EXPECT_EQ(failures, 0) << where;
+        EXPECT_EQ(delta.count, 0u) << where << " size " << size;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wireseal::test

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "crypto/backend/interfaces.h"
+#include "crypto/backend/native.h"
 #include "crypto_test_util.h"
 #include "wireseal/crypto/backend.h"
 
@@ -29,9 +30,11 @@ using cpu::X86Features;
 using crypto::Backend;
 using crypto::Primitive;
 
-constexpr Primitive kPrimitives[] = {Primitive::kAesGcm,           Primitive::kAesCcm,
-                                     Primitive::kChaCha20Poly1305, Primitive::kAesCtr,
-                                     Primitive::kAesCbc,           Primitive::kAesCmac};
+constexpr Primitive kPrimitives[] = {
+    Primitive::kAesGcm,     Primitive::kAesCcm,     Primitive::kChaCha20Poly1305,
+    Primitive::kAesCtr,     Primitive::kAesCbc,     Primitive::kAesCmac,
+    Primitive::kHmacSha1,   Primitive::kHmacSha224, Primitive::kHmacSha256,
+    Primitive::kHmacSha384, Primitive::kHmacSha512};
 
 constexpr bool X86Features::*kFields[] = {
     &X86Features::aesni, &X86Features::pclmulqdq,  &X86Features::avx,    &X86Features::avx2,

@@ -49,12 +49,37 @@ inline std::string primitive_name(crypto::Primitive primitive) {
       return "AES-CBC";
     case crypto::Primitive::kAesCmac:
       return "AES-CMAC";
+    case crypto::Primitive::kHmacSha1:
+      return "HMAC-SHA1";
+    case crypto::Primitive::kHmacSha224:
+      return "HMAC-SHA224";
+    case crypto::Primitive::kHmacSha256:
+      return "HMAC-SHA256";
+    case crypto::Primitive::kHmacSha384:
+      return "HMAC-SHA384";
+    case crypto::Primitive::kHmacSha512:
+      return "HMAC-SHA512";
   }
   return "?";
 }
 
+// is_hmac tells whether `primitive` is one of the HMAC families.
+inline bool is_hmac(crypto::Primitive primitive) {
+  switch (primitive) {
+    case crypto::Primitive::kHmacSha1:
+    case crypto::Primitive::kHmacSha224:
+    case crypto::Primitive::kHmacSha256:
+    case crypto::Primitive::kHmacSha384:
+    case crypto::Primitive::kHmacSha512:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // implements tells whether `backend` has code for `primitive` at all, on any CPU: the design,
-// not this machine (the native kernels do no GCM or ChaCha20, ipsec-mb serves only those two).
+// not this machine (the native kernels do no GCM or ChaCha20 and HMAC only with SHA-1 and
+// SHA-256, ipsec-mb serves only GCM and ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
       primitive == crypto::Primitive::kAesGcm || primitive == crypto::Primitive::kChaCha20Poly1305;
@@ -62,6 +87,10 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
     case crypto::Backend::kOpenSsl:
       return true;
     case crypto::Backend::kNative:
+      if (is_hmac(primitive)) {
+        return primitive == crypto::Primitive::kHmacSha1 ||
+               primitive == crypto::Primitive::kHmacSha256;
+      }
       return !aead_only;
     case crypto::Backend::kIpsecMb:
       return aead_only;
@@ -82,7 +111,9 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
       missing += name;
     }
   };
-  if (backend == crypto::Backend::kNative) {
+  if (backend == crypto::Backend::kNative && is_hmac(primitive)) {
+    need(cpu.sha_ni, "sha_ni");
+  } else if (backend == crypto::Backend::kNative) {
     need(cpu.aesni, "aesni");
   } else if (backend == crypto::Backend::kIpsecMb) {
     need(cpu.aesni, "aesni");

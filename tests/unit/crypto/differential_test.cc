@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "crypto_test_util.h"
@@ -405,6 +407,140 @@ TEST(MacDifferential, SecretLengthHmacMatchesOpenSslForEveryLength) {
   }
 }
 
+// --- HMAC on every backend: kOpenSsl (OpenSSL's SHA functions) and kNative (the kernel table's
+// SHA-1/SHA-256 compression, where the CPU has it) against OpenSSL's HMAC() on every size
+// 0..300 and a few large ones, at random buffer offsets, with every entry point.
+
+Bytes reference_hmac(const EVP_MD* md, const Bytes& key, const std::uint8_t* msg, std::size_t n) {
+  std::uint8_t mac[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  // OpenSSL's HMAC() treats a NULL key as "reuse"; give it a real pointer for empty keys.
+  const std::uint8_t empty = 0;
+  const std::uint8_t* k = key.empty() ? &empty : key.data();
+  if (HMAC(md, k, static_cast<int>(key.size()), n == 0 ? &empty : msg, n, mac, &len) == nullptr) {
+    ADD_FAILURE() << "OpenSSL HMAC() failed";
+    return {};
+  }
+  return Bytes(mac, mac + len);
+}
+
+std::vector<std::size_t> hmac_sizes() {
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 0; n <= 300; ++n) {
+    sizes.push_back(n);
+  }
+  for (std::size_t n : {511u, 512u, 1000u, 1400u, 4095u, 8192u, 65536u, 100003u}) {
+    sizes.push_back(n);
+  }
+  return sizes;
+}
+
+TEST(HmacBackends, ExplicitBackendsResolveOrThrowAndAutoIsTheDefault) {
+  static_assert(std::is_nothrow_constructible_v<Hmac, HashAlgorithm, std::span<const std::uint8_t>>,
+                "the two-argument (kAuto) constructor stays noexcept");
+  const Bytes key(20, 0x0b);
+  for (const auto& h : hash_cases()) {
+    const Primitive p = hmac_primitive(h.hash);
+    const std::vector<Backend> expected = expected_backends(p);
+    for (Backend b : test::kForcedBackends) {
+      SCOPED_TRACE(std::string(to_string(h.hash)) + " " + std::string(to_string(b)));
+      EXPECT_EQ(is_available(p, b), test::must_serve(p, b));
+      if (is_available(p, b)) {
+        EXPECT_EQ(Hmac(h.hash, key, b).backend(), b);
+      } else {
+        EXPECT_THROW(Hmac(h.hash, key, b), std::invalid_argument);
+      }
+    }
+    const Backend chosen = resolve(p, Backend::kAuto);
+    EXPECT_EQ(Hmac(h.hash, key).backend(), chosen);
+    EXPECT_EQ(Hmac(h.hash, key, Backend::kAuto).backend(), chosen);
+    // kAuto is what HMAC ran on before it had backends: the native kernels where they exist.
+    EXPECT_EQ(chosen, test::must_serve(p, Backend::kNative) ? Backend::kNative : Backend::kOpenSsl);
+    test::report(test::primitive_name(p), "auto -> " + std::string(to_string(chosen)) +
+                                              ", forced: " + test::backend_names(expected));
+  }
+}
+
+TEST(HmacBackends, EveryBackendMatchesOpenSslHmacOnEverySize) {
+  const std::vector<std::size_t> sizes = hmac_sizes();
+  for (const auto& h : hash_cases()) {
+    for (Backend backend : expected_backends(hmac_primitive(h.hash))) {
+      std::mt19937_64 rng(kSeed + 31 + static_cast<std::uint64_t>(h.hash));
+      for (std::size_t key_len : {0u, 20u, 64u, 65u, 131u}) {
+        const Bytes key = random_bytes(rng, key_len);
+        const Hmac hmac(h.hash, key, backend);
+        ASSERT_EQ(hmac.backend(), backend);
+        const std::size_t digest = hmac.digest_len();
+        for (std::size_t n : sizes) {
+          const std::size_t offset = rng() % 16;
+          Bytes buffer = random_bytes(rng, n + offset);
+          const std::span<const std::uint8_t> msg(buffer.data() + offset, n);
+          SCOPED_TRACE(std::string(to_string(h.hash)) + " backend=" +
+                       std::string(to_string(backend)) + " key=" + std::to_string(key_len) +
+                       " size=" + std::to_string(n) + " offset=" + std::to_string(offset));
+          const Bytes expected = reference_hmac(h.md, key, msg.data(), n);
+          ASSERT_EQ(expected.size(), digest);
+          Bytes got(digest);
+          ASSERT_TRUE(hmac.compute(msg, got));
+          ASSERT_EQ(test::to_hex(got), test::to_hex(expected));
+          // Truncated output, as SRTP (10, 4 bytes) and DTLS use it.
+          const std::size_t t = 1 + rng() % digest;
+          Bytes truncated(t);
+          ASSERT_TRUE(hmac.compute(msg, truncated));
+          ASSERT_EQ(test::to_hex(truncated), test::to_hex({expected.data(), t}));
+          ASSERT_TRUE(hmac.verify(msg, expected));
+          ASSERT_TRUE(hmac.verify(msg, {expected.data(), t}));
+          // Streamed in three uneven pieces.
+          const std::size_t a = n == 0 ? 0 : rng() % (n + 1);
+          const std::size_t b = a + (n - a == 0 ? 0 : rng() % (n - a + 1));
+          Hmac::Stream s = hmac.begin();
+          s.update(msg.first(a));
+          s.update(msg.subspan(a, b - a));
+          s.update(msg.subspan(b));
+          Bytes streamed(digest);
+          ASSERT_TRUE(s.finish(streamed));
+          ASSERT_EQ(test::to_hex(streamed), test::to_hex(expected));
+          // One batch job in the same three pieces (the lanes path with one lane).
+          Bytes batched(t);
+          HmacJob job{{msg.first(a), msg.subspan(a, b - a), msg.subspan(b)}, batched, {}};
+          hmac.compute_batch({&job, 1});
+          ASSERT_TRUE(job.status);
+          ASSERT_EQ(test::to_hex(batched), test::to_hex({expected.data(), t}));
+        }
+      }
+    }
+  }
+}
+
+TEST(HmacBackends, SecretLengthHmacMatchesOpenSslOnEveryBackend) {
+  std::mt19937_64 rng(kSeed + 37);
+  for (const auto& h : hash_cases()) {
+    for (Backend backend : expected_backends(hmac_primitive(h.hash))) {
+      const Bytes key = random_bytes(rng, 32);
+      const Hmac hmac(h.hash, key, backend);
+      const std::size_t digest = hmac.digest_len();
+      for (std::size_t header_len : {0u, 13u, 150u}) {
+        const Bytes header = random_bytes(rng, header_len);
+        for (std::size_t data_len : {0u, 1u, 55u, 56u, 64u, 112u, 128u, 300u}) {
+          const Bytes data = random_bytes(rng, data_len);
+          for (std::size_t min_len : {std::size_t{0}, data_len / 2}) {
+            for (std::size_t n = min_len; n <= data_len; ++n) {
+              Bytes msg = header;
+              msg.insert(msg.end(), data.begin(), data.begin() + static_cast<long>(n));
+              const Bytes expected = reference_hmac(h.md, key, msg.data(), msg.size());
+              Bytes got(digest);
+              hmac.compute_secret_length(header, data, n, min_len, got);
+              ASSERT_EQ(test::to_hex(got), test::to_hex(expected))
+                  << to_string(h.hash) << " " << to_string(backend) << " header " << header_len
+                  << " data " << data_len << " min " << min_len << " n " << n;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wireseal::crypto
 
@@ -520,6 +656,64 @@ TEST(HmacBatch, EqualsOneAtATimeForEveryHashAndSplit) {
         ASSERT_EQ(outs[i], expected) << to_string(hash) << " round " << round << " job " << i
                                      << " len " << messages[i].size();
       }
+    }
+  }
+}
+
+// compute_batch on every backend against OpenSSL's HMAC(): batches of 1..37 jobs (the lanes
+// run in groups of four inside groups of sixteen), every message size 0..300 in some batch,
+// random splits into the three parts, truncations, and an invalid job among valid ones.
+TEST(HmacBatch, EveryBackendMatchesOpenSslForEverySizeAndSplit) {
+  for (const auto& h : hash_cases()) {
+    for (Backend backend : expected_backends(hmac_primitive(h.hash))) {
+      std::mt19937_64 rng(kSeed + 41 + static_cast<std::uint64_t>(h.hash));
+      const Bytes key = random_bytes(rng, 1 + rng() % 100);
+      const Hmac hmac(h.hash, key, backend);
+      const std::size_t digest = hmac.digest_len();
+      std::size_t next_size = 0;  // walks 0..300 so that every size is in some batch
+      for (int round = 0; round < 120; ++round) {
+        const std::size_t num_jobs = 1 + rng() % 37;
+        std::vector<Bytes> messages, outs;
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          std::size_t len = 0;
+          if (next_size <= 300) {
+            len = next_size++;
+          } else {
+            len = rng() % 8 == 0 ? 1000 + rng() % 9000 : rng() % 301;
+          }
+          messages.push_back(random_bytes(rng, len));
+          outs.emplace_back(1 + rng() % digest);
+        }
+        std::vector<HmacJob> jobs(num_jobs);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          const Bytes& m = messages[i];
+          const std::size_t a = rng() % (m.size() + 1);
+          const std::size_t b = a + rng() % (m.size() - a + 1);
+          jobs[i].parts[0] = {m.data(), a};
+          jobs[i].parts[1] = {m.data() + a, b - a};
+          jobs[i].parts[2] = {m.data() + b, m.size() - b};
+          jobs[i].out = outs[i];
+        }
+        const std::size_t bad = rng() % num_jobs;
+        const bool with_bad = round % 4 == 0;
+        if (with_bad) {
+          jobs[bad].out = {};  // no output: must fail alone
+        }
+        hmac.compute_batch(jobs);
+        for (std::size_t i = 0; i < num_jobs; ++i) {
+          SCOPED_TRACE(std::string(to_string(h.hash)) + " backend=" +
+                       std::string(to_string(backend)) + " round " + std::to_string(round) +
+                       " job " + std::to_string(i) + " len " + std::to_string(messages[i].size()));
+          if (with_bad && i == bad) {
+            EXPECT_EQ(jobs[i].status.error(), Error::kInvalidArgument);
+            continue;
+          }
+          ASSERT_TRUE(jobs[i].status);
+          const Bytes expected = reference_hmac(h.md, key, messages[i].data(), messages[i].size());
+          ASSERT_EQ(test::to_hex(outs[i]), test::to_hex({expected.data(), outs[i].size()}));
+        }
+      }
+      EXPECT_GT(next_size, 300u);
     }
   }
 }

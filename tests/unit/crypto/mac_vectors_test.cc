@@ -1,7 +1,7 @@
 // Known-answer tests for the MACs: AES-CMAC (NIST SP 800-38B examples), HMAC (RFC 2202 and
 // RFC 4231, plus their truncated cases in tests/vectors/hmac_truncated.txt) and AES-GMAC
 // (derived from the GCM CAVP records with an empty plaintext). Files from
-// python3-cryptography-vectors are read in place; CMAC and GMAC run on every available backend.
+// python3-cryptography-vectors are read in place; every MAC runs on every available backend.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -125,10 +125,10 @@ constexpr HmacFile kHmacFiles[] = {
     {"rfc-4231-sha512.txt", HashAlgorithm::kSha512, 6},
 };
 
-// check_hmac checks compute, Stream, and verify of `md` (a full or truncated MAC).
-void check_hmac(HashAlgorithm hash, const Bytes& key, const Bytes& msg, const Bytes& md,
-                const std::string& where, FailureLog& log) {
-  const Hmac hmac(hash, key);
+// check_hmac_on checks compute, Stream, and verify of `md` on one backend.
+void check_hmac_on(HashAlgorithm hash, Backend backend, const Bytes& key, const Bytes& msg,
+                   const Bytes& md, const std::string& where, FailureLog& log) {
+  const Hmac hmac(hash, key, backend);
   Bytes out(md.size());
   if (Status s = hmac.compute(msg, out); !s || out != md) {
     log.fail(where, "compute gave " + to_hex(out) + ", want " + to_hex(md));
@@ -143,6 +143,16 @@ void check_hmac(HashAlgorithm hash, const Bytes& key, const Bytes& msg, const By
   Bytes streamed(md.size());
   if (Status s = stream.finish(streamed); !s || streamed != md) {
     log.fail(where, "Stream gave " + to_hex(streamed));
+  }
+  // The same pieces as one batch job (the multi-buffer path).
+  Bytes batched(md.size());
+  crypto::HmacJob job{
+      {std::span(msg).first(a), std::span(msg).subspan(a, b - a), std::span(msg).subspan(b)},
+      batched,
+      {}};
+  hmac.compute_batch({&job, 1});
+  if (!job.status || batched != md) {
+    log.fail(where, "compute_batch gave " + to_hex(batched));
   }
   if (!hmac.verify(msg, md)) {
     log.fail(where, "verify rejects the correct " + std::to_string(md.size()) + "-byte MAC");
@@ -173,6 +183,16 @@ void check_hmac(HashAlgorithm hash, const Bytes& key, const Bytes& msg, const By
   }
 }
 
+// check_hmac checks compute, Stream, and verify of `md` (a full or truncated MAC) on every
+// backend that must serve HMAC with `hash` here.
+void check_hmac(HashAlgorithm hash, const Bytes& key, const Bytes& msg, const Bytes& md,
+                const std::string& where_in_file, FailureLog& log) {
+  for (Backend backend : expected_backends(crypto::hmac_primitive(hash))) {
+    const std::string where = where_in_file + " [" + std::string(crypto::to_string(backend)) + "]";
+    check_hmac_on(hash, backend, key, msg, md, where, log);
+  }
+}
+
 TEST(HmacVectors, Rfc2202AndRfc4231MatchIncludingTruncatedVerify) {
   FailureLog log;
   for (const HmacFile& f : kHmacFiles) {
@@ -189,7 +209,9 @@ TEST(HmacVectors, Rfc2202AndRfc4231MatchIncludingTruncatedVerify) {
       check_hmac(f.hash, r.hex("Key"), msg, md, where_of(f.name, r), log);
     }
     EXPECT_EQ(count, f.records) << f.name;
-    report(std::string("HMAC ") + f.name, std::to_string(count) + " vectors run");
+    report(std::string("HMAC ") + f.name,
+           std::to_string(count) + " vectors run on " +
+               backend_names(expected_backends(crypto::hmac_primitive(f.hash))));
   }
   EXPECT_EQ(log.count(), 0);
   report("HMAC rfc-2202-md5.txt, rfc-2286-ripemd160.txt",

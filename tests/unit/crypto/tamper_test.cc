@@ -461,22 +461,26 @@ TEST(MacTamper, HmacRejectsEveryBitFlipForEveryHash) {
   FailureLog log;
   for (HashAlgorithm h : {HashAlgorithm::kSha1, HashAlgorithm::kSha224, HashAlgorithm::kSha256,
                           HashAlgorithm::kSha384, HashAlgorithm::kSha512}) {
-    const crypto::Hmac hmac(h, pattern(40, 1));
-    for (std::size_t size : kSizes) {
-      const Bytes message = pattern(size, 6);
-      Bytes tag(hmac.digest_len());
-      ASSERT_TRUE(hmac.compute(message, tag));
-      const std::string where =
-          std::string("HMAC-") + crypto::to_string(h) + " size " + std::to_string(size);
-      auto verify = [&](const Bytes& m, const Bytes& t) { return hmac.verify(m, t); };
-      check_mac_tamper(verify, message, tag, where, log);
-      // SRTP's 80- and 32-bit truncations.
-      check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 10), where + " (10)", log);
-      check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 4), where + " (4)", log);
-      Bytes longer = tag;
-      longer.push_back(0);
-      if (hmac.verify(message, longer)) {
-        log.fail(where, "over-long tag accepted");
+    for (Backend b : expected_backends(crypto::hmac_primitive(h))) {
+      const crypto::Hmac hmac(h, pattern(40, 1), b);
+      for (std::size_t size : kSizes) {
+        const Bytes message = pattern(size, 6);
+        Bytes tag(hmac.digest_len());
+        ASSERT_TRUE(hmac.compute(message, tag));
+        const std::string where = std::string("HMAC-") + crypto::to_string(h) + " [" +
+                                  std::string(crypto::to_string(b)) + "] size " +
+                                  std::to_string(size);
+        auto verify = [&](const Bytes& m, const Bytes& t) { return hmac.verify(m, t); };
+        check_mac_tamper(verify, message, tag, where, log);
+        // SRTP's 80- and 32-bit truncations.
+        check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 10), where + " (10)",
+                         log);
+        check_mac_tamper(verify, message, Bytes(tag.begin(), tag.begin() + 4), where + " (4)", log);
+        Bytes longer = tag;
+        longer.push_back(0);
+        if (hmac.verify(message, longer)) {
+          log.fail(where, "over-long tag accepted");
+        }
       }
     }
   }

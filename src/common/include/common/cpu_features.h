@@ -1,8 +1,10 @@
 #pragma once
 // The CPU features wireseal's kernels dispatch on: internal to the library (the public API
 // reports kernel choices through crypto::kernel_report(), never a CPU-shaped struct), one
-// struct per architecture. The x86-64 probe reads CPUID and XCR0 once; on any other
-// architecture every x86 feature reads false. The ARM probe arrives with the ARM kernels.
+// struct per architecture. The probe is per architecture too (src/CMakeLists.txt picks the
+// file): cpu_features_x86.cc reads CPUID and XCR0 once on x86-64; cpu_features_generic.cc,
+// on any other architecture, reads every x86 feature false. The ARM probe arrives with the ARM
+// kernels. The mask and the names below are shared (cpu_features.cc).
 //
 // WIRESEAL_CPU_DISABLE, a comma-separated list of feature names read once with the probe, turns
 // features off so a test can force each kernel variant on one machine. Disabling a feature also
@@ -44,7 +46,8 @@ FeatureMask parse_feature_mask(std::string_view spec);
 // apply_feature_mask returns `features` without those `mask` disables.
 X86Features apply_feature_mask(const X86Features& features, const FeatureMask& mask) noexcept;
 
-// probed_x86_features is what CPUID (and the OS's XCR0) report, before the mask.
+// probed_x86_features is what CPUID (and the OS's XCR0) report, before the mask (all false
+// off x86-64). Defined by the architecture's probe file.
 const X86Features& probed_x86_features() noexcept;
 
 // feature_mask is the mask read from the environment once; an unknown name is reported on

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "backend/x86/aesni.h"
 #include "backend/x86/vaes_ccm.h"
 #include "common/ct.h"

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "backend/interfaces.h"
+#include "backend/native.h"
 #include "backend/x86/aesni.h"
 #include "backend/x86/vaes_cbc.h"
 #include "backend/x86/vaes_ctr.h"

@@ -1,0 +1,45 @@
+// The x86-64 CPU feature probe: CPUID leaves 1 and 7 and the OS's XCR0 (YMM/ZMM state), read
+// once. Built on x86-64 only (src/CMakeLists.txt); the mask is applied by cpu_features.cc.
+#include <cpuid.h>
+
+#include "common/cpu_features.h"
+
+namespace wireseal::cpu {
+namespace {
+
+X86Features probe() noexcept {
+  X86Features f;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) {
+    return f;
+  }
+  f.aesni = (ecx & bit_AES) != 0;
+  f.pclmulqdq = (ecx & bit_PCLMUL) != 0;
+  const bool osxsave = (ecx & bit_OSXSAVE) != 0;
+  bool ymm_enabled = false;
+  bool zmm_enabled = false;
+  if (osxsave) {
+    unsigned xcr0_lo = 0, xcr0_hi = 0;
+    __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+    ymm_enabled = (xcr0_lo & 0x6) == 0x6;
+    zmm_enabled = (xcr0_lo & 0xe6) == 0xe6;
+  }
+  f.avx = ymm_enabled && (ecx & bit_AVX) != 0;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0) {
+    f.avx2 = ymm_enabled && (ebx & bit_AVX2) != 0;
+    f.sha_ni = (ebx & bit_SHA) != 0;
+    f.vaes = ymm_enabled && (ecx & bit_VAES) != 0;
+    f.vpclmulqdq = ymm_enabled && (ecx & bit_VPCLMULQDQ) != 0;
+    f.avx512f = zmm_enabled && (ebx & bit_AVX512F) != 0;
+  }
+  return f;
+}
+
+}  // namespace
+
+const X86Features& probed_x86_features() noexcept {
+  static const X86Features features = probe();
+  return features;
+}
+
+}  // namespace wireseal::cpu

@@ -1,0 +1,67 @@
+#pragma once
+// The native backend's contract: what every architecture's own kernels provide to the front
+// ends (Aead, AesCtr, AesCbc, AesCmac, Hmac) and to backend selection. Exactly one
+// implementation is linked, chosen by CMAKE_SYSTEM_PROCESSOR in src/CMakeLists.txt:
+// backend/x86/ on x86-64, backend/native_absent.cc anywhere else.
+//
+// Every answer here depends only on the CPU features read once at start-up (common/
+// cpu_features.h, after the WIRESEAL_CPU_DISABLE mask) and never changes during the process,
+// so a keyed object can ask once at construction and keep what it was given: no per-message
+// dispatch on CPU features anywhere.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "interfaces.h"  // this folder's, so that tests can include crypto/backend/native.h
+#include "wireseal/crypto/backend.h"
+
+namespace wireseal::crypto::detail {
+
+// native_supports tells whether the native backend serves `primitive` on this CPU. When it
+// returns true, the matching factory below succeeds for every algorithm, key size and option
+// of that primitive that the front end accepts (and, for the HMAC primitives, the matching
+// members of native_sha_kernels() are set); when false, nothing below is ever called for it.
+// Backend selection (backend_select.cc) builds is_available and kAuto on this alone.
+bool native_supports(Primitive primitive) noexcept;
+
+// The factories, each called only when native_supports says the native backend serves the
+// primitive. They throw std::invalid_argument on bad keys, like every backend's factories
+// (interfaces.h), and where no native kernel exists for the primitive.
+std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                           std::size_t nonce_len);
+std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key);
+std::unique_ptr<CmacImpl> make_native_cmac(Bytes key);
+
+// native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on the
+// wide (x86 VAES) kernels, for kernel_report(); false wherever there are none.
+bool native_uses_vaes() noexcept;
+
+// ShaKernels is the hash-compression kernel table, chosen once from the CPU features. A null
+// member means no native kernel for it on this CPU; a set one may be called with any state and
+// any blocks, at any alignment, and must be constant time (straight-line code, addresses
+// independent of the data). Each kernel has the layout of FIPS 180-4's chaining value in
+// native 32-bit words (SHA-1: h0..h4, SHA-256: h0..h7) and reads 64-byte blocks:
+//   sha1 / sha256       run `num_blocks` (>= 1) consecutive blocks into `state`;
+//   sha1_x2 / sha256_x2 compress one block for each of two independent states, interleaved so
+//                       one chain's latency hides behind the other's (multi-buffer HMAC). An
+//                       _x2 member is set exactly when its single-lane member is (a target
+//                       without an interleaved form sets one that runs the two in turn).
+// HMAC-SHA1/SHA-256's native backend is exactly this table (hmac.cc, hmac_lanes.cc):
+// native_supports(kHmacSha1 / kHmacSha256) is sha1 / sha256 != nullptr.
+struct ShaKernels {
+  using Compress = void (*)(std::uint32_t* state, const std::uint8_t* blocks,
+                            std::size_t num_blocks) noexcept;
+  using CompressX2 = void (*)(std::uint32_t* const* states,
+                              const std::uint8_t* const* blocks) noexcept;
+  Compress sha1 = nullptr;
+  CompressX2 sha1_x2 = nullptr;
+  Compress sha256 = nullptr;
+  CompressX2 sha256_x2 = nullptr;
+  const char* name = nullptr;  // the kernels' name in kernel_report() ("sha-ni"), or null
+};
+
+// native_sha_kernels returns this process's table (the same object on every call).
+const ShaKernels& native_sha_kernels() noexcept;
+
+}  // namespace wireseal::crypto::detail
