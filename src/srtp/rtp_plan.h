@@ -11,8 +11,8 @@
 
 namespace wireseal::srtp::detail {
 
-inline Status SessionState::plan_protect_rtp(const std::uint8_t* in, std::size_t len, std::size_t out_cap,
-                                      RtpPlan& plan) noexcept {
+inline Status SessionState::plan_protect_rtp(const std::uint8_t* in, std::size_t len,
+                                             std::size_t out_cap, RtpPlan& plan) noexcept {
   Result<RtpHeader> parsed = parse_rtp_header({in, len});
   if (!parsed) {
     return parsed.error();

@@ -9,10 +9,10 @@
 // Batches (seal_lanes/open_lanes) go further: up to 8 messages advance in lockstep, one block
 // each per step, so 8 MAC chains and 8 keystream blocks share each round's latency.
 #include <cstring>
-#include <stdexcept>
 
 #include "backend/native.h"
 #include "backend/x86/aesni.h"
+#include "backend/x86/aesni_objects.h"
 #include "backend/x86/vaes_ccm.h"
 #include "common/ct.h"
 
@@ -512,12 +512,7 @@ class NativeCcm final : public AeadImpl {
 
 }  // namespace
 
-std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
-                                           std::size_t nonce_len) {
-  if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes192Ccm &&
-      algorithm != AeadAlgorithm::kAes256Ccm) {
-    throw std::invalid_argument("wireseal: the native backend implements AES-CCM only (AEADs)");
-  }
+std::unique_ptr<AeadImpl> make_aesni_ccm(Bytes key, std::size_t tag_len, std::size_t nonce_len) {
   return std::make_unique<NativeCcm>(key, tag_len, nonce_len);
 }
 

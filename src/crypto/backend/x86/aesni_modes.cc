@@ -8,6 +8,7 @@
 
 #include "backend/native.h"
 #include "backend/x86/aesni.h"
+#include "backend/x86/aesni_objects.h"
 #include "backend/x86/vaes_cbc.h"
 #include "backend/x86/vaes_ctr.h"
 
@@ -351,10 +352,10 @@ class NativeCmac final : public CmacImpl {
 
 }  // namespace
 
-std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
+std::unique_ptr<AesModeImpl> make_aesni_mode(AesMode mode, Bytes key) {
   return std::make_unique<NativeAesMode>(mode, key);
 }
 
-std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return std::make_unique<NativeCmac>(key); }
+std::unique_ptr<CmacImpl> make_aesni_cmac(Bytes key) { return std::make_unique<NativeCmac>(key); }
 
 }  // namespace wireseal::crypto::detail

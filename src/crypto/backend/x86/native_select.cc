@@ -1,6 +1,10 @@
-// The native x86-64 backend's answers to backend/native.h, given the CPU. Compiled without ISA
-// flags: it runs before we know AES-NI or SHA-NI exists.
+// The native x86-64 backend's answers to backend/native.h, given the CPU: what it serves, its
+// factories (over the kernel files' objects, aesni_objects.h) and the SHA kernel table.
+// Compiled without ISA flags: it runs before we know AES-NI or SHA-NI exists.
+#include <stdexcept>
+
 #include "backend/native.h"
+#include "backend/x86/aesni_objects.h"
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
 #include "common/cpu_features.h"
@@ -23,6 +27,21 @@ bool native_supports(Primitive primitive) noexcept {
       return false;
   }
 }
+
+std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                           std::size_t nonce_len) {
+  if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes192Ccm &&
+      algorithm != AeadAlgorithm::kAes256Ccm) {
+    throw std::invalid_argument("wireseal: the native backend implements AES-CCM only (AEADs)");
+  }
+  return make_aesni_ccm(key, tag_len, nonce_len);
+}
+
+std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
+  return make_aesni_mode(mode, key);
+}
+
+std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return make_aesni_cmac(key); }
 
 // The VAES kernels also use AVX2 instructions (vaes_*.cc are built with -mavx2).
 bool native_uses_vaes() noexcept { return cpu::x86_features().vaes && cpu::x86_features().avx2; }
