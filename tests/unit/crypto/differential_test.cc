@@ -49,6 +49,18 @@ Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
   return b;
 }
 
+// split_job is an HMAC batch job over `m` cut at two random points into its three parts.
+HmacJob split_job(std::mt19937_64& rng, const Bytes& m, std::span<std::uint8_t> out) {
+  const std::size_t a = rng() % (m.size() + 1);
+  const std::size_t b = a + rng() % (m.size() - a + 1);
+  HmacJob job{};
+  job.parts[0] = {m.data(), a};
+  job.parts[1] = {m.data() + a, b - a};
+  job.parts[2] = {m.data() + b, m.size() - b};
+  job.out = out;
+  return job;
+}
+
 // --- Independent OpenSSL reference (fresh context per call: slow but obviously right) ---
 
 const EVP_CIPHER* evp_aead(AeadAlgorithm a) {
@@ -640,13 +652,7 @@ TEST(HmacBatch, EqualsOneAtATimeForEveryHashAndSplit) {
         outs.emplace_back(1 + rng() % hmac.digest_len());
       }
       for (std::size_t i = 0; i < num_jobs; ++i) {
-        const Bytes& m = messages[i];
-        const std::size_t a = rng() % (m.size() + 1);
-        const std::size_t b = a + rng() % (m.size() - a + 1);
-        jobs[i].parts[0] = {m.data(), a};
-        jobs[i].parts[1] = {m.data() + a, b - a};
-        jobs[i].parts[2] = {m.data() + b, m.size() - b};
-        jobs[i].out = outs[i];
+        jobs[i] = split_job(rng, messages[i], outs[i]);
       }
       hmac.compute_batch(jobs);
       for (std::size_t i = 0; i < num_jobs; ++i) {
@@ -686,13 +692,7 @@ TEST(HmacBatch, EveryBackendMatchesOpenSslForEverySizeAndSplit) {
         }
         std::vector<HmacJob> jobs(num_jobs);
         for (std::size_t i = 0; i < num_jobs; ++i) {
-          const Bytes& m = messages[i];
-          const std::size_t a = rng() % (m.size() + 1);
-          const std::size_t b = a + rng() % (m.size() - a + 1);
-          jobs[i].parts[0] = {m.data(), a};
-          jobs[i].parts[1] = {m.data() + a, b - a};
-          jobs[i].parts[2] = {m.data() + b, m.size() - b};
-          jobs[i].out = outs[i];
+          jobs[i] = split_job(rng, messages[i], outs[i]);
         }
         const std::size_t bad = rng() % num_jobs;
         const bool with_bad = round % 4 == 0;
