@@ -5,6 +5,7 @@
 // operator*, operator->), so it can become an alias for std::expected once both supported
 // compilers ship <expected>. Packet paths never throw; they return one of these.
 
+#include <cstddef>
 #include <cstdint>
 #include <new>
 #include <type_traits>
@@ -56,23 +57,56 @@ const char* to_string(Error error) noexcept;
 
 namespace detail {
 
-// ResultStorage holds the T or the Error. For trivially copyable T it declares no copy, move
-// or destructor: the implicit ones are trivial, so Result<T> is trivially copyable like its T,
-// and a Result<std::size_t> is returned in registers (docs/DESIGN.md, Decisions).
-template <class T, bool = std::is_trivially_copyable_v<T>>
+// ResultTag is the word beside a trivially copyable T: an unsigned integer of T's own size
+// when T is a 2-, 4- or 8-byte scalar-like type (size equal to alignment), so that the pair
+// has no padding, else a byte. 0 means "holds a value"; anything else is the Error.
+template <std::size_t Size, std::size_t Align>
+struct ResultTagFor {
+  using type = std::uint8_t;
+};
+template <>
+struct ResultTagFor<2, 2> {
+  using type = std::uint16_t;
+};
+template <>
+struct ResultTagFor<4, 4> {
+  using type = std::uint32_t;
+};
+template <>
+struct ResultTagFor<8, 8> {
+  using type = std::uint64_t;
+};
+template <class T>
+using ResultTag = typename ResultTagFor<sizeof(T), alignof(T)>::type;
+
+// ResultStorage holds the T or the Error. For a trivially copyable T that can be default
+// constructed it is a plain pair {T, tag} with no user-declared copy, move or destructor:
+// Result<T> is then trivially copyable like its T and a Result<std::size_t> is returned in
+// RAX:RDX. Both halves are whole words because of how GCC returns a small aggregate: it
+// assembles each register-sized half on the stack and reloads it in one load. A union of T and
+// Error, or a one-byte flag beside the T, made that reload span several narrower stores — a
+// store-forwarding stall on every call, which cost SRTP's 100-byte protect ~10 %
+// (docs/DESIGN.md, Decisions). An error leaves value_ value-initialized, never indeterminate.
+template <class T>
+inline constexpr bool kPlainResult =
+    std::conjunction_v<std::is_trivially_copyable<T>, std::is_default_constructible<T>>;
+
+template <class T, bool = kPlainResult<T>>
 class ResultStorage {
  protected:
   explicit ResultStorage(const T& value) noexcept(std::is_nothrow_copy_constructible_v<T>)
-      : value_(value), has_value_(true) {}
+      : value_(value) {}
   explicit ResultStorage(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>)
-      : value_(std::move(value)), has_value_(true) {}
-  explicit ResultStorage(Error error) noexcept : error_(error), has_value_(false) {}
+      : value_(std::move(value)) {}
+  explicit ResultStorage(Error error) noexcept : value_{}, tag_(static_cast<ResultTag<T>>(error)) {}
 
-  union {
-    T value_;
-    Error error_;
-  };
-  bool has_value_;
+  bool holds_value() const noexcept { return tag_ == 0; }
+  Error stored_error() const noexcept { return static_cast<Error>(tag_); }
+
+  T value_;
+
+ private:
+  ResultTag<T> tag_ = 0;  // Error values start at 1
 };
 
 // The general case copies, moves and destroys the T only when it holds one.
@@ -132,6 +166,9 @@ class ResultStorage<T, false> {
   }
   ~ResultStorage() { destroy(); }
 
+  bool holds_value() const noexcept { return has_value_; }
+  Error stored_error() const noexcept { return error_; }
+
   union {
     T value_;
     Error error_;
@@ -148,7 +185,8 @@ class ResultStorage<T, false> {
 
 }  // namespace detail
 
-// Result<T> holds either a T or an Error; it is trivially copyable exactly when T is.
+// Result<T> holds either a T or an Error; it is trivially copyable when T is (and T can be
+// default constructed, as every value type of the packet paths can).
 template <class T>
 class [[nodiscard]] Result : private detail::ResultStorage<T> {
   using Storage = detail::ResultStorage<T>;
@@ -162,8 +200,8 @@ class [[nodiscard]] Result : private detail::ResultStorage<T> {
       : Storage(std::move(value)) {}
   Result(Error error) noexcept : Storage(error) {}  // NOLINT: implicit
 
-  bool has_value() const noexcept { return this->has_value_; }
-  explicit operator bool() const noexcept { return this->has_value_; }
+  bool has_value() const noexcept { return this->holds_value(); }
+  explicit operator bool() const noexcept { return this->holds_value(); }
 
   // value / operator* require has_value(); error requires !has_value().
   T& value() & noexcept { return this->value_; }
@@ -174,7 +212,7 @@ class [[nodiscard]] Result : private detail::ResultStorage<T> {
   T&& operator*() && noexcept { return std::move(this->value_); }
   T* operator->() noexcept { return &this->value_; }
   const T* operator->() const noexcept { return &this->value_; }
-  Error error() const noexcept { return this->error_; }
+  Error error() const noexcept { return this->stored_error(); }
 };
 
 // Result<void> is success or an Error; `Status` is its everyday name.
@@ -182,15 +220,15 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() noexcept = default;
-  Result(Error error) noexcept : error_(error), has_value_(false) {}  // NOLINT: implicit
+  Result(Error error) noexcept : error_(error) {}  // NOLINT: implicit
 
-  bool has_value() const noexcept { return has_value_; }
-  explicit operator bool() const noexcept { return has_value_; }
+  bool has_value() const noexcept { return error_ == Error{}; }
+  explicit operator bool() const noexcept { return has_value(); }
   Error error() const noexcept { return error_; }
 
  private:
+  // One byte, 0 (no Error has that value) for success: a Status comes back in AL.
   Error error_{};
-  bool has_value_ = true;
 };
 
 using Status = Result<void>;

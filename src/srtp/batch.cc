@@ -32,6 +32,7 @@
 #include "common/bytes.h"
 #include "common/ct.h"
 #include "keystream.h"
+#include "rtp_header_read.h"
 #include "rtp_plan.h"
 #include "session_state.h"
 #include "wireseal/srtp/packet_index.h"
@@ -289,11 +290,10 @@ void flush_unprotect(SessionState& s, Chunk& c) noexcept {
 bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   const std::uint8_t* buf = job.buffer.data();
   const std::size_t len = job.length;
-  Result<RtpHeader> parsed = parse_rtp_header({buf, len});
-  if (!parsed) {
+  RtpHeader h;
+  if (!read_rtp_header({buf, len}, h)) {
     return false;
   }
-  const RtpHeader& h = *parsed;
   const ProfileInfo& p = *s.profile;
   const bool aead = p.cipher == CipherKind::kAesGcm;
   if (len < h.size + p.rtp_tag_len + s.mki_len) {

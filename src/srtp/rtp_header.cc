@@ -2,6 +2,7 @@
 #include "wireseal/srtp/rtp_header.h"
 
 #include "common/bytes.h"
+#include "rtp_header_read.h"
 
 namespace wireseal::srtp {
 
@@ -18,7 +19,7 @@ ExtensionForm RtpHeader::extension_form() const noexcept {
   return ExtensionForm::kOther;
 }
 
-Result<RtpHeader> parse_rtp_header(std::span<const std::uint8_t> packet) noexcept {
+Status detail::read_rtp_header(std::span<const std::uint8_t> packet, RtpHeader& h) noexcept {
   if (packet.size() < kRtpFixedHeaderSize) {
     return Error::kMalformed;
   }
@@ -26,7 +27,7 @@ Result<RtpHeader> parse_rtp_header(std::span<const std::uint8_t> packet) noexcep
   if ((p[0] >> 6) != 2) {
     return Error::kMalformed;
   }
-  RtpHeader h;
+  h = RtpHeader{};
   h.padding = (p[0] & 0x20) != 0;
   h.has_extension = (p[0] & 0x10) != 0;
   h.csrc_count = static_cast<std::uint8_t>(p[0] & 0x0f);
@@ -49,6 +50,14 @@ Result<RtpHeader> parse_rtp_header(std::span<const std::uint8_t> packet) noexcep
     return Error::kMalformed;
   }
   h.size = size;
+  return {};
+}
+
+Result<RtpHeader> parse_rtp_header(std::span<const std::uint8_t> packet) noexcept {
+  RtpHeader h;
+  if (const Status s = detail::read_rtp_header(packet, h); !s) {
+    return s.error();
+  }
   return h;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "header_extension.h"
+#include "rtp_header_read.h"
 #include "session_state.h"
 #include "wireseal/srtp/rtp_header.h"
 
@@ -13,11 +14,9 @@ namespace wireseal::srtp::detail {
 
 inline Status SessionState::plan_protect_rtp(const std::uint8_t* in, std::size_t len,
                                              std::size_t out_cap, RtpPlan& plan) noexcept {
-  Result<RtpHeader> parsed = parse_rtp_header({in, len});
-  if (!parsed) {
-    return parsed.error();
+  if (const Status s = read_rtp_header({in, len}, plan.header); !s) {
+    return s;
   }
-  plan.header = *parsed;
   const RtpHeader& h = plan.header;
   plan.stream = streams.find(h.ssrc);
   if (plan.stream == nullptr && (!auto_create || streams.full())) {

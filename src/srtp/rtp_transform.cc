@@ -6,6 +6,7 @@
 #include "common/ct.h"
 #include "header_extension.h"
 #include "keystream.h"
+#include "rtp_header_read.h"
 #include "rtp_plan.h"
 #include "session_state.h"
 #include "wireseal/srtp/packet_index.h"
@@ -209,11 +210,10 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
 // authentication, and only after it: decryption, header decryption, window and ROC update.
 Result<std::size_t> SessionState::unprotect_rtp(const std::uint8_t* in, std::size_t len,
                                                 std::uint8_t* out, std::size_t out_cap) noexcept {
-  Result<RtpHeader> parsed = parse_rtp_header({in, len});
-  if (!parsed) {
-    return count_drop(parsed.error());
+  RtpHeader h;
+  if (const Status s = read_rtp_header({in, len}, h); !s) {
+    return count_drop(s.error());
   }
-  RtpHeader h = *parsed;
   const ProfileInfo& p = *profile;
   const bool aead = p.cipher == CipherKind::kAesGcm;
   if (len < h.size + p.rtp_tag_len + mki_len) {

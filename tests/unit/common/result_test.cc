@@ -1,6 +1,7 @@
 // Result<T> holds a value or an Error, and copies, moves and destroys the T it holds, never an
-// Error. It is trivially copyable exactly when T is, so the packet paths' Result<std::size_t>
-// is returned in registers (docs/DESIGN.md, Decisions).
+// Error. It is trivially copyable when T is, so the packet paths' Result<std::size_t>
+// is returned in registers, and a scalar's Result is two whole words with no padding, so that
+// GCC does not build it from narrow stores and reload it wide (docs/DESIGN.md, Decisions).
 #include "wireseal/result.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,10 @@ static_assert(std::is_trivially_copyable_v<Status>);
 static_assert(!std::is_trivially_copyable_v<Result<std::string>>);
 static_assert(!std::is_trivially_copyable_v<Result<std::unique_ptr<int>>>);
 static_assert(std::is_nothrow_move_constructible_v<Result<std::string>>);
+static_assert(sizeof(Result<std::size_t>) == 2 * sizeof(std::size_t));
+static_assert(sizeof(Result<std::uint32_t>) == 8);
+static_assert(sizeof(Result<std::uint16_t>) == 4);
+static_assert(sizeof(Status) == 1);
 
 TEST(Result, HoldsAValueOrAnError) {
   const Result<std::size_t> n = std::size_t{42};
@@ -32,6 +37,26 @@ TEST(Result, HoldsAValueOrAnError) {
   const Result<std::size_t> e = Error::kMalformed;
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), Error::kMalformed);
+}
+
+TEST(Result, EveryErrorSurvivesEveryTagWidth) {
+  for (int e = static_cast<int>(Error::kBufferTooSmall); e <= static_cast<int>(Error::kOutOfMemory);
+       ++e) {
+    const auto error = static_cast<Error>(e);
+    const Result<std::uint64_t> wide = error;
+    const Result<std::uint16_t> narrow = error;
+    const Result<std::uint8_t> byte = error;
+    const Status status = error;
+    EXPECT_FALSE(wide || narrow || byte || status);
+    EXPECT_EQ(wide.error(), error);
+    EXPECT_EQ(narrow.error(), error);
+    EXPECT_EQ(byte.error(), error);
+    EXPECT_EQ(status.error(), error);
+  }
+  const Result<std::uint8_t> zero = std::uint8_t{0};
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(*zero, 0);
+  EXPECT_TRUE(Status{});
 }
 
 TEST(Result, TriviallyCopyableResultsCopyTheValueOrTheError) {

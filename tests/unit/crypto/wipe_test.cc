@@ -89,7 +89,7 @@ class Scan {
 // inline_remains builds T in raw storage, destroys it, and tells whether `needle` is left.
 template <class T, class... Args>
 bool inline_remains(std::span<const std::uint8_t> needle, Args&&... args) {
-  alignas(T) std::uint8_t storage[sizeof(T)];
+  alignas(T) std::uint8_t storage[sizeof(T)] = {};  // no stale stack bytes in the scan
   T* object = new (storage) T(std::forward<Args>(args)...);
   object->~T();
   Needle n;
@@ -179,7 +179,9 @@ TEST(KeyWipe, HmacStatesKeyBlockAndSmbSessionKeysInline) {
   // An HMAC's saved inner state starts from key ^ ipad: with an all-0xA5 key that is 64
   // bytes of 0x93 before hashing; what must not remain are the chaining values, compared
   // here against a live copy.
-  alignas(crypto::Hmac) std::uint8_t storage[sizeof(crypto::Hmac)];
+  // The storage starts zeroed so that its padding bytes, which no constructor writes, cannot
+  // carry stack garbage into the count.
+  alignas(crypto::Hmac) std::uint8_t storage[sizeof(crypto::Hmac)] = {};
   auto* hmac = new (storage) crypto::Hmac(crypto::HashAlgorithm::kSha256, kKey);
   std::array<std::uint8_t, sizeof(crypto::Hmac)> live;
   std::memcpy(live.data(), storage, live.size());
