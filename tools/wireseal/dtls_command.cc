@@ -73,8 +73,8 @@ void print_flow(std::size_t index, const FlowResult& f) {
     suite = fmt::format("suite 0x{:04X} {}, encrypt_then_mac {}, extended_master_secret {}",
                         f.server_hello->cipher_suite,
                         info ? dtls::info(info->cipher).name : "(unsupported)",
-                        f.server_hello->encrypt_then_mac ? "yes" : "no",
-                        f.server_hello->extended_master_secret ? "yes" : "no");
+                        f.server_hello->extensions.encrypt_then_mac ? "yes" : "no",
+                        f.server_hello->extensions.extended_master_secret ? "yes" : "no");
   }
   fmt::print("flow {}: client {} <-> server {}: {}, keys {}\n", index, f.client.to_string(),
              f.server.to_string(), suite, f.have_keys ? "derived" : "missing");

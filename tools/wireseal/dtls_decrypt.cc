@@ -229,8 +229,8 @@ const std::string& Decryptor::keys_for(std::size_t flow) {
   }
   dtls::RecordOpenerOptions options;
   // EtM changes CBC records only; OpenSSL does not echo it for AEAD suites, but be safe.
-  options.encrypt_then_mac =
-      fr.server_hello->encrypt_then_mac && dtls::info(suite->cipher).kind == dtls::CipherKind::kCbc;
+  options.encrypt_then_mac = fr.server_hello->extensions.encrypt_then_mac &&
+                             dtls::info(suite->cipher).kind == dtls::CipherKind::kCbc;
   // A capture may reorder records more than a live receiver would tolerate.
   options.replay_window = dtls::ReplayWindow::kMaxSize;
   try {

@@ -56,4 +56,25 @@ Result<HandshakeFragment> HandshakeReader::next() noexcept {
   return f;
 }
 
+Result<std::size_t> write_handshake_fragment(std::uint8_t msg_type, std::uint16_t message_seq,
+                                             std::span<const std::uint8_t> body, std::size_t offset,
+                                             std::size_t length,
+                                             std::span<std::uint8_t> out) noexcept {
+  constexpr std::size_t kMax24 = (std::size_t{1} << 24) - 1;
+  if (body.size() > kMax24 || offset > body.size() || length > body.size() - offset) {
+    return Error::kInvalidArgument;
+  }
+  ByteWriter w(out);
+  w.u8(msg_type);
+  w.u24be(static_cast<std::uint32_t>(body.size()));
+  w.u16be(message_seq);
+  w.u24be(static_cast<std::uint32_t>(offset));
+  w.u24be(static_cast<std::uint32_t>(length));
+  w.bytes(body.subspan(offset, length));
+  if (!w.ok()) {
+    return Error::kBufferTooSmall;
+  }
+  return w.size();
+}
+
 }  // namespace wireseal::dtls

@@ -1,47 +1,42 @@
-// ServerHello (RFC 5246 §7.4.1.3) and the extensions that change the record layer.
+// ServerHello (RFC 5246 §7.4.1.3).
 #include "wireseal/dtls/handshake/server_hello.h"
 
+#include "codec.h"
 #include "common/byte_cursor.h"
+#include "wireseal/dtls/handshake/client_hello.h"
 
 namespace wireseal::dtls {
-namespace {
-
-constexpr std::uint16_t kExtEncryptThenMac = 22;        // RFC 7366
-constexpr std::uint16_t kExtExtendedMasterSecret = 23;  // RFC 7627
-
-}  // namespace
 
 Result<ServerHello> parse_server_hello(std::span<const std::uint8_t> body) noexcept {
   ByteReader r(body);
-  ServerHello hello{};
+  ServerHello hello;
   hello.version = r.u16be();
   r.copy_to(hello.random);
-  r.vector8();  // session_id
+  hello.session_id = r.vector8();
   hello.cipher_suite = r.u16be();
-  r.u8();  // compression_method
-  if (!r.ok()) {
+  hello.compression_method = r.u8();
+  if (hello.session_id.size() > kMaxSessionIdSize) {
     return Error::kMalformed;
   }
-  if (r.empty()) {
-    return hello;  // no extensions at all
-  }
-  ByteReader extensions = r.sub_vector16();
-  if (!r.done()) {
-    return Error::kMalformed;
-  }
-  while (!extensions.empty()) {
-    const std::uint16_t type = extensions.u16be();
-    extensions.vector16();  // extension_data: only the type matters here
-    if (!extensions.ok()) {
-      return Error::kMalformed;
-    }
-    if (type == kExtEncryptThenMac) {
-      hello.encrypt_then_mac = true;
-    } else if (type == kExtExtendedMasterSecret) {
-      hello.extended_master_secret = true;
-    }
+  if (const Status s = detail::read_optional_extensions(r, hello.extensions); !s) {
+    return s.error();
   }
   return hello;
+}
+
+Result<std::size_t> write_server_hello(const ServerHello& hello,
+                                       std::span<std::uint8_t> out) noexcept {
+  detail::MessageWriter w(out);
+  w.u16(hello.version);
+  w.bytes(hello.random);
+  if (hello.session_id.size() > kMaxSessionIdSize) {
+    w.reject();
+  }
+  w.vector8(hello.session_id);
+  w.u16(hello.cipher_suite);
+  w.u8(hello.compression_method);
+  detail::write_hello_extensions(w, hello.extensions);
+  return w.finish();
 }
 
 }  // namespace wireseal::dtls

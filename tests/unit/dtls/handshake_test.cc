@@ -165,8 +165,8 @@ TEST(DtlsServerHello, WithoutExtensions) {
   EXPECT_EQ(hello->version, 0xFEFDu);
   EXPECT_EQ(Bytes(hello->random.begin(), hello->random.end()), random_of(0x40));
   EXPECT_EQ(hello->cipher_suite, 0xC02Fu);
-  EXPECT_FALSE(hello->encrypt_then_mac);
-  EXPECT_FALSE(hello->extended_master_secret);
+  EXPECT_FALSE(hello->extensions.encrypt_then_mac);
+  EXPECT_FALSE(hello->extensions.extended_master_secret);
 }
 
 TEST(DtlsServerHello, RecordLayerExtensions) {
@@ -175,14 +175,14 @@ TEST(DtlsServerHello, RecordLayerExtensions) {
                             0x16, 0x00, 0x00, 0x00, 0x17, 0x00, 0x00};
   Result<ServerHello> hello = parse_server_hello(server_hello(extensions));
   ASSERT_TRUE(hello);
-  EXPECT_TRUE(hello->encrypt_then_mac);
-  EXPECT_TRUE(hello->extended_master_secret);
+  EXPECT_TRUE(hello->extensions.encrypt_then_mac);
+  EXPECT_TRUE(hello->extensions.extended_master_secret);
 
   Result<ServerHello> ems_only =
       parse_server_hello(server_hello({0x00, 0x04, 0x00, 0x17, 0x00, 0x00}));
   ASSERT_TRUE(ems_only);
-  EXPECT_FALSE(ems_only->encrypt_then_mac);
-  EXPECT_TRUE(ems_only->extended_master_secret);
+  EXPECT_FALSE(ems_only->extensions.encrypt_then_mac);
+  EXPECT_TRUE(ems_only->extensions.extended_master_secret);
 }
 
 TEST(DtlsServerHello, EmptyExtensionsBlock) {

@@ -1,0 +1,118 @@
+#pragma once
+// The pieces every handshake-message codec shares: reading lists of 16-bit code points, and a
+// writer that tells a caller's over-long field (kInvalidArgument) from a short buffer
+// (kBufferTooSmall). Internal to the dtls module.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "common/byte_cursor.h"
+#include "wireseal/dtls/handshake/extensions.h"
+#include "wireseal/dtls/handshake/message.h"
+#include "wireseal/result.h"
+
+namespace wireseal::dtls::detail {
+
+// read_u16_list reads a vector16 of 16-bit values that the grammar requires to be non-empty
+// (<2..2^16-2>): an odd or empty body fails the reader.
+inline U16List read_u16_list(ByteReader& r) noexcept {
+  const std::span<const std::uint8_t> pairs = r.vector16();
+  if (pairs.empty() || pairs.size() % 2 != 0) {
+    r.fail();
+    return {};
+  }
+  return U16List::from_wire(pairs);
+}
+
+// MessageWriter writes a message body into a caller buffer.
+class MessageWriter {
+ public:
+  explicit MessageWriter(std::span<std::uint8_t> out) noexcept : w_(out) {}
+
+  ByteWriter& raw() noexcept { return w_; }
+  void u8(std::uint8_t v) noexcept { w_.u8(v); }
+  void u16(std::uint16_t v) noexcept { w_.u16be(v); }
+  void u32(std::uint32_t v) noexcept { w_.u32be(v); }
+  void bytes(std::span<const std::uint8_t> data) noexcept { w_.bytes(data); }
+
+  // vector8/16/24 write `data` behind a 1-, 2- or 3-byte length; `min` is the grammar's
+  // lower bound. Data the prefix cannot express, or shorter than `min`, is the caller's error.
+  void vector8(std::span<const std::uint8_t> data, std::size_t min = 0) noexcept {
+    vector(data, 1, min);
+  }
+  void vector16(std::span<const std::uint8_t> data, std::size_t min = 0) noexcept {
+    vector(data, 2, min);
+  }
+  void vector24(std::span<const std::uint8_t> data, std::size_t min = 0) noexcept {
+    vector(data, 3, min);
+  }
+  // u16_list writes a non-empty list of 16-bit values as a vector16.
+  void u16_list(const U16List& list) noexcept {
+    if (list.empty() || list.size() > 0x7fff) {
+      reject();
+      return;
+    }
+    w_.u16be(static_cast<std::uint16_t>(2 * list.size()));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      w_.u16be(list[i]);
+    }
+  }
+  // reject records that the caller's message cannot be encoded.
+  void reject() noexcept {
+    bad_input_ = true;
+    w_.fail();
+  }
+
+  // finish is the bytes written, or why not.
+  Result<std::size_t> finish() const noexcept {
+    if (bad_input_) {
+      return Error::kInvalidArgument;
+    }
+    if (!w_.ok()) {
+      return Error::kBufferTooSmall;
+    }
+    return w_.size();
+  }
+
+ private:
+  void vector(std::span<const std::uint8_t> data, std::size_t prefix, std::size_t min) noexcept {
+    if (data.size() < min || data.size() >= (std::size_t{1} << (8 * prefix))) {
+      reject();
+      return;
+    }
+    if (prefix == 1) {
+      w_.u8(static_cast<std::uint8_t>(data.size()));
+    } else if (prefix == 2) {
+      w_.u16be(static_cast<std::uint16_t>(data.size()));
+    } else {
+      w_.u24be(static_cast<std::uint32_t>(data.size()));
+    }
+    w_.bytes(data);
+  }
+
+  ByteWriter w_;
+  bool bad_input_ = false;
+};
+
+// The hello extensions inside the hello codecs (extensions.cc): the contents of the
+// extensions vector into `out`, and the vector (with its length) from `extensions`.
+Status read_hello_extensions(std::span<const std::uint8_t> block, HelloExtensions& out) noexcept;
+void write_hello_extensions(MessageWriter& w, const HelloExtensions& extensions) noexcept;
+
+// read_optional_extensions reads what follows a hello's fixed fields: nothing (no extensions
+// at all), or one extensions vector that ends the message.
+inline Status read_optional_extensions(ByteReader& r, HelloExtensions& out) noexcept {
+  if (!r.ok()) {
+    return Error::kMalformed;
+  }
+  if (r.empty()) {
+    return {};
+  }
+  const std::span<const std::uint8_t> block = r.vector16();
+  if (!r.done()) {
+    return Error::kMalformed;
+  }
+  return read_hello_extensions(block, out);
+}
+
+}  // namespace wireseal::dtls::detail
