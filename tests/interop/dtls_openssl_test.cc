@@ -1,5 +1,6 @@
 // DTLS 1.2 record layer against real OpenSSL: `openssl s_client` and `openssl s_server` talk
-// through a recording UDP relay; wireseal then derives the keys from OpenSSL's key log, opens
+// through a recording UDP relay; wireseal's handshake codec parses (and writes again) every
+// plaintext handshake message; wireseal then derives the keys from OpenSSL's key log, opens
 // every epoch-1 record OpenSSL produced (both directions) and seals each plaintext again,
 // expecting OpenSSL's exact bytes. The capture is also written as a pcap and decrypted by the
 // engine of `wireseal dtls decrypt` (and the CLI binary itself when the tools are built).
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "handshake_codec_check.h"
 #include "hello_scan.h"
 #include "openssl_session.h"
 #include "record_check.h"
@@ -62,6 +64,7 @@ struct MatrixRow {
   DirectionTally tally;
   std::string cli = "-";
   std::string accepted = "-";  // OpenSSL accepted wireseal-sealed records: "n/n" or "FAILED"
+  std::string codec = "-";     // the handshake codec on OpenSSL's plaintext messages
 };
 
 std::string identical_cell(const DirectionTally& t) {
@@ -114,21 +117,22 @@ class DtlsOpensslInterop : public ::testing::TestWithParam<SuiteCase> {
     }
     std::printf("\nDTLS 1.2 interop matrix: wireseal RecordOpener/RecordSealer vs %s\n",
                 openssl_version_.c_str());
-    std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %s\n", "suite", "direction", "records",
-                "decrypted", "re-sealed ==", "CBC fresh-IV", "OpenSSL accepts",
-                "wireseal dtls decrypt");
-    std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %s\n", "", "", "(ep. 1)", "(opener)",
-                "(sealer)", "round trip", "wireseal records", "(engine, binary)");
+    std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %-24s %s\n", "suite", "direction",
+                "records", "decrypted", "re-sealed ==", "CBC fresh-IV", "OpenSSL accepts",
+                "wireseal dtls decrypt", "handshake codec");
+    std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %-24s %s\n", "", "", "(ep. 1)",
+                "(opener)", "(sealer)", "round trip", "wireseal records", "(engine, binary)",
+                "(parsed, rewritten ==)");
     for (const MatrixRow& r : matrix_) {
       const DirectionTally& t = r.tally;
       const std::string n = std::to_string(t.records);
       const bool passive_ran = t.records != 0;
-      std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %s\n", r.suite.c_str(), r.direction,
-                  passive_ran ? n.c_str() : "-",
+      std::printf("%-34s %-15s %-8s %-10s %-15s %-12s %-16s %-24s %s\n", r.suite.c_str(),
+                  r.direction, passive_ran ? n.c_str() : "-",
                   passive_ran ? (std::to_string(t.opened) + "/" + n).c_str() : "-",
                   identical_cell(t).c_str(),
                   t.cbc ? (std::to_string(t.fresh_roundtrip) + "/" + n).c_str() : "n/a",
-                  r.accepted.c_str(), r.cli.c_str());
+                  r.accepted.c_str(), r.cli.c_str(), r.codec.c_str());
     }
     std::fflush(stdout);
   }
@@ -264,6 +268,21 @@ TEST_P(DtlsOpensslInterop, OpensEveryRecordAndSealsOpensslsBytes) {
   const bool cbc = dtls::info(si->cipher).kind == dtls::CipherKind::kCbc;
   EXPECT_EQ(hello->encrypt_then_mac, cbc && !suite.no_etm) << "unexpected EtM negotiation";
 
+  // The plaintext handshake through wireseal's message codec, both directions.
+  const CodecTally codec = check_handshake_codec(
+      cap.datagrams, suite.iana, suite.psk ? dtls::KeyExchange::kPsk : dtls::KeyExchange::kEcdhe);
+  for (const std::string& failure : codec.failures) {
+    ADD_FAILURE() << "handshake codec: " << failure;
+  }
+  EXPECT_EQ(codec.parsed, codec.messages);
+  EXPECT_EQ(codec.identical, codec.rewritable);
+  // ClientHello, ServerHello, ServerHelloDone, ClientKeyExchange at least; with certificates
+  // also Certificate and ServerKeyExchange.
+  EXPECT_GE(codec.messages, suite.psk ? 4u : 6u);
+  const std::string codec_cell =
+      std::to_string(codec.parsed) + "/" + std::to_string(codec.messages) + ", " +
+      std::to_string(codec.identical) + "/" + std::to_string(codec.rewritable);
+
   // Keys: both sides logged the same master secret for this client random.
   Result<io::KeyLog> keylog = io::KeyLog::load(cap.server_keylog);
   Result<io::KeyLog> client_keylog = io::KeyLog::load(cap.client_keylog);
@@ -325,6 +344,7 @@ TEST_P(DtlsOpensslInterop, OpensEveryRecordAndSealsOpensslsBytes) {
 
   row(suite, true).tally = up;
   row(suite, true).cli = cli;
+  row(suite, true).codec = codec_cell;
   row(suite, false).tally = down;
   row(suite, false).cli = cli;
 }

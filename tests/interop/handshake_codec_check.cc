@@ -1,0 +1,219 @@
+#include "handshake_codec_check.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <span>
+#include <utility>
+
+#include "wireseal/dtls/handshake/certificate.h"
+#include "wireseal/dtls/handshake/certificate_request.h"
+#include "wireseal/dtls/handshake/certificate_verify.h"
+#include "wireseal/dtls/handshake/client_hello.h"
+#include "wireseal/dtls/handshake/client_key_exchange.h"
+#include "wireseal/dtls/handshake/hello_verify_request.h"
+#include "wireseal/dtls/handshake/message.h"
+#include "wireseal/dtls/handshake/new_session_ticket.h"
+#include "wireseal/dtls/handshake/server_hello.h"
+#include "wireseal/dtls/handshake/server_hello_done.h"
+#include "wireseal/dtls/handshake/server_key_exchange.h"
+#include "wireseal/dtls/record.h"
+
+namespace wireseal::interop {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+using Span = std::span<const std::uint8_t>;
+using dtls::HandshakeType;
+
+// Message is one reassembled handshake message.
+struct Message {
+  bool from_client;
+  std::uint8_t type;
+  Bytes body;
+};
+
+// Reassembly keeps each (direction, message_seq)'s bytes until all have arrived (test-only:
+// unbounded, out-of-order fragments and retransmissions welcome).
+struct Partial {
+  std::uint8_t type = 0;
+  Bytes body;
+  std::vector<bool> have;
+  bool emitted = false;
+};
+
+std::vector<Message> reassemble(const std::vector<RelayedDatagram>& datagrams,
+                                std::vector<std::string>& failures) {
+  std::map<std::pair<bool, std::uint16_t>, Partial> partial;
+  std::vector<Message> out;
+  for (const RelayedDatagram& d : datagrams) {
+    dtls::DatagramReader records(d.bytes);
+    while (!records.done()) {
+      const Result<dtls::RecordView> r = records.next();
+      if (!r) {
+        failures.push_back("unparseable record");
+        break;
+      }
+      if (r->epoch != 0 || r->type != dtls::ContentType::kHandshake) {
+        continue;
+      }
+      dtls::HandshakeReader fragments(r->fragment);
+      while (!fragments.done()) {
+        const Result<dtls::HandshakeFragment> f = fragments.next();
+        if (!f) {
+          failures.push_back("unparseable handshake fragment");
+          break;
+        }
+        Partial& p = partial[{d.from_client, f->message_seq}];
+        if (p.have.empty()) {
+          p.type = f->msg_type;
+          p.body.resize(f->length);
+          p.have.assign(f->length, false);
+        }
+        if (p.emitted || p.body.size() != f->length) {
+          continue;  // a retransmission
+        }
+        std::copy(f->body.begin(), f->body.end(),
+                  p.body.begin() + static_cast<std::ptrdiff_t>(f->fragment_offset));
+        std::fill_n(p.have.begin() + static_cast<std::ptrdiff_t>(f->fragment_offset),
+                    f->body.size(), true);
+        if (std::all_of(p.have.begin(), p.have.end(), [](bool b) { return b; })) {
+          p.emitted = true;
+          out.push_back({d.from_client, p.type, p.body});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// rewrite checks that `write` reproduces `body` exactly.
+void rewrite(CodecTally& t, const Message& m,
+             const std::function<Result<std::size_t>(std::span<std::uint8_t>)>& write) {
+  ++t.rewritable;
+  Bytes again(m.body.size() + 64);
+  const Result<std::size_t> n = write(again);
+  if (n && *n == m.body.size() && std::equal(m.body.begin(), m.body.end(), again.begin())) {
+    ++t.identical;
+    return;
+  }
+  t.failures.push_back(std::string(dtls::handshake_name(m.type)) +
+                       ": written again, the bytes differ from OpenSSL's");
+}
+
+// check_one parses `m` with its codec; false if it does not parse.
+bool check_one(CodecTally& t, const Message& m, std::uint16_t suite, dtls::KeyExchange kind) {
+  const Span body(m.body);
+  switch (static_cast<HandshakeType>(m.type)) {
+    case HandshakeType::kClientHello: {
+      const Result<dtls::ClientHello> h = dtls::parse_client_hello(body);
+      if (h && !h->cipher_suites.contains(suite)) {
+        t.failures.push_back("ClientHello: the suite asked for is not offered");
+      }
+      return static_cast<bool>(h);
+    }
+    case HandshakeType::kHelloVerifyRequest: {
+      const Result<dtls::HelloVerifyRequest> h = dtls::parse_hello_verify_request(body);
+      if (h) {
+        rewrite(t, m, [&](std::span<std::uint8_t> out) {
+          return dtls::write_hello_verify_request(*h, out);
+        });
+      }
+      return static_cast<bool>(h);
+    }
+    case HandshakeType::kServerHello: {
+      const Result<dtls::ServerHello> h = dtls::parse_server_hello(body);
+      if (h && (h->cipher_suite != suite || h->version != 0xFEFD)) {
+        t.failures.push_back("ServerHello: not DTLS 1.2 with the suite asked for");
+      }
+      return static_cast<bool>(h);
+    }
+    case HandshakeType::kCertificate: {
+      const Result<dtls::Certificate> c = dtls::parse_certificate(body);
+      if (c) {
+        std::vector<Span> chain;
+        dtls::CertificateWalker walker(*c);
+        for (Span der; walker.next(der);) {
+          chain.push_back(der);
+        }
+        if (chain.empty() && !m.from_client) {
+          t.failures.push_back("Certificate: the server sent no certificate");
+        }
+        rewrite(t, m,
+                [&](std::span<std::uint8_t> out) { return dtls::write_certificate(chain, out); });
+      }
+      return static_cast<bool>(c);
+    }
+    case HandshakeType::kServerKeyExchange: {
+      const Result<dtls::ServerKeyExchange> k = dtls::parse_server_key_exchange(kind, body);
+      if (k) {
+        rewrite(t, m, [&](std::span<std::uint8_t> out) {
+          return dtls::write_server_key_exchange(kind, *k, out);
+        });
+      }
+      return static_cast<bool>(k);
+    }
+    case HandshakeType::kCertificateRequest: {
+      const Result<dtls::CertificateRequest> r = dtls::parse_certificate_request(body);
+      if (r) {
+        rewrite(t, m, [&](std::span<std::uint8_t> out) {
+          return dtls::write_certificate_request(*r, out);
+        });
+      }
+      return static_cast<bool>(r);
+    }
+    case HandshakeType::kServerHelloDone:
+      return static_cast<bool>(dtls::parse_server_hello_done(body));
+    case HandshakeType::kClientKeyExchange: {
+      const Result<dtls::ClientKeyExchange> k = dtls::parse_client_key_exchange(kind, body);
+      if (k) {
+        rewrite(t, m, [&](std::span<std::uint8_t> out) {
+          return dtls::write_client_key_exchange(kind, *k, out);
+        });
+      }
+      return static_cast<bool>(k);
+    }
+    case HandshakeType::kCertificateVerify: {
+      const Result<dtls::CertificateVerify> v = dtls::parse_certificate_verify(body);
+      if (v) {
+        rewrite(t, m, [&](std::span<std::uint8_t> out) {
+          return dtls::write_certificate_verify(*v, out);
+        });
+      }
+      return static_cast<bool>(v);
+    }
+    case HandshakeType::kNewSessionTicket: {
+      const Result<dtls::NewSessionTicket> n = dtls::parse_new_session_ticket(body);
+      if (n) {
+        rewrite(t, m, [&](std::span<std::uint8_t> out) {
+          return dtls::write_new_session_ticket(*n, out);
+        });
+      }
+      return static_cast<bool>(n);
+    }
+    default:
+      t.failures.push_back(std::string("unexpected plaintext message ") +
+                           dtls::handshake_name(m.type));
+      return false;
+  }
+}
+
+}  // namespace
+
+CodecTally check_handshake_codec(const std::vector<RelayedDatagram>& datagrams, std::uint16_t suite,
+                                 dtls::KeyExchange kind) {
+  CodecTally t;
+  for (const Message& m : reassemble(datagrams, t.failures)) {
+    ++t.messages;
+    t.types_seen.push_back(m.type);
+    if (check_one(t, m, suite, kind)) {
+      ++t.parsed;
+    } else {
+      t.failures.push_back(std::string(dtls::handshake_name(m.type)) + " from the " +
+                           (m.from_client ? "client" : "server") + " does not parse");
+    }
+  }
+  return t;
+}
+
+}  // namespace wireseal::interop
