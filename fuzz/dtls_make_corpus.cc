@@ -4,17 +4,34 @@
 //    boundaries, several content types, CID padding, and sequence numbers that exercise the
 //    replay window (old, duplicate, out of order), so fuzzing starts past authentication;
 //  - dtls_roundtrip, dtls_seal_batch, aead_batch: scripts (fuzz_input.h) over every cipher or
-//    algorithm with the options and call patterns each target reads.
+//    algorithm with the options and call patterns each target reads;
+//  - dtls_handshake_codec: one well-formed body of every handshake message (and a fragmented
+//    handshake record, and an extensions block with every extension), written by the codec.
 // Usage: fuzz_dtls_make_corpus <fuzz/corpus directory>
+#include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "corpus_writer.h"
 #include "dtls_fuzz_setup.h"
+#include "dtls_handshake_codec.h"
 #include "fuzz_keys.h"
 #include "wireseal/crypto/aead.h"
+#include "wireseal/dtls/handshake/certificate.h"
+#include "wireseal/dtls/handshake/certificate_request.h"
+#include "wireseal/dtls/handshake/certificate_verify.h"
+#include "wireseal/dtls/handshake/client_hello.h"
+#include "wireseal/dtls/handshake/client_key_exchange.h"
+#include "wireseal/dtls/handshake/hello_verify_request.h"
+#include "wireseal/dtls/handshake/message.h"
+#include "wireseal/dtls/handshake/new_session_ticket.h"
+#include "wireseal/dtls/handshake/server_hello.h"
+#include "wireseal/dtls/handshake/server_key_exchange.h"
 
 namespace {
 
@@ -178,6 +195,151 @@ void aead_seeds(const std::filesystem::path& root) {
   }
 }
 
+// codec_seed writes selector `kind` and the body `write` produces.
+template <class Write>
+void codec_seed(const std::filesystem::path& root, fuzz::CodecKind kind, const std::string& name,
+                Write write) {
+  Bytes out(4096);
+  const Result<std::size_t> n = write(std::span<std::uint8_t>(out));
+  if (!n) {
+    std::fprintf(stderr, "dtls_handshake_codec seed %s: %s\n", name.c_str(), to_string(n.error()));
+    std::exit(1);
+  }
+  Bytes input{static_cast<std::uint8_t>(kind)};
+  input.insert(input.end(), out.begin(), out.begin() + static_cast<std::ptrdiff_t>(*n));
+  fuzz::write_seed(root, "dtls_handshake_codec", "seed-" + name, input);
+}
+
+void handshake_codec_seeds(const std::filesystem::path& root) {
+  using fuzz::CodecKind;
+  static const std::array<std::uint16_t, 3> groups = {29, 23, 24};
+  static const std::array<std::uint16_t, 3> schemes = {0x0403, 0x0804, 0x0401};
+  static const std::array<std::uint16_t, 2> profiles = {7, 1};
+  static const std::array<std::uint16_t, 3> suites = {0xC02B, 0xC02F, 0x00FF};
+  static const Bytes host = {'h', 'o', 's', 't'};
+  static const Bytes alpn = {2, 'h', '2', 4, 'w', 'e', 'b', 'r'};
+  static const Bytes point_formats = {0};
+  static const Bytes mki = {1, 2};
+  static const Bytes cid = {9, 9, 9};
+  static const Bytes session_id(32, 0x51);
+  static const Bytes cookie(20, 0xC0);
+  static const Bytes null_compression = {0};
+  static const Bytes point(65, 0x04);
+  static const Bytes signature(70, 0x30);
+  static const Bytes hint = {'h', 'i', 'n', 't'};
+  static const Bytes der(120, 0x30);
+  static const Bytes ticket(48, 0x7A);
+  dtls::HelloExtensions e;
+  e.has_server_name = true;
+  e.host_name = host;
+  e.supported_groups = groups;
+  e.ec_point_formats = point_formats;
+  e.signature_algorithms = schemes;
+  e.has_use_srtp = true;
+  e.srtp_profiles = profiles;
+  e.srtp_mki = mki;
+  e.alpn_protocols = alpn;
+  e.encrypt_then_mac = true;
+  e.extended_master_secret = true;
+  e.has_session_ticket = true;
+  e.has_connection_id = true;
+  e.connection_id = cid;
+  e.has_renegotiation_info = true;
+
+  dtls::ClientHello ch;
+  ch.version = 0xFEFD;
+  ch.random.fill(0x11);
+  ch.session_id = session_id;
+  ch.cookie = cookie;
+  ch.cipher_suites = suites;
+  ch.compression_methods = null_compression;
+  ch.extensions = e;
+  codec_seed(root, CodecKind::kClientHello, "client-hello",
+             [&](std::span<std::uint8_t> out) { return dtls::write_client_hello(ch, out); });
+  dtls::ServerHello sh;
+  sh.version = 0xFEFD;
+  sh.random.fill(0x22);
+  sh.session_id = session_id;
+  sh.cipher_suite = 0xC02B;
+  sh.extensions = e;
+  codec_seed(root, CodecKind::kServerHello, "server-hello",
+             [&](std::span<std::uint8_t> out) { return dtls::write_server_hello(sh, out); });
+  codec_seed(root, CodecKind::kExtensions, "extensions", [&](std::span<std::uint8_t> out) {
+    Result<std::size_t> n = dtls::write_hello_extensions(e, out);
+    if (n) {  // the target reads the block's contents, without its length
+      std::copy(out.begin() + 2, out.begin() + static_cast<std::ptrdiff_t>(*n), out.begin());
+      return Result<std::size_t>(*n - 2);
+    }
+    return n;
+  });
+  codec_seed(root, CodecKind::kHelloVerifyRequest, "hello-verify-request",
+             [&](std::span<std::uint8_t> out) {
+               return dtls::write_hello_verify_request({0xFEFF, cookie}, out);
+             });
+  const std::array<std::span<const std::uint8_t>, 2> chain = {der, der};
+  codec_seed(root, CodecKind::kCertificate, "certificate",
+             [&](std::span<std::uint8_t> out) { return dtls::write_certificate(chain, out); });
+  dtls::ServerKeyExchange ske;
+  ske.psk_identity_hint = hint;
+  ske.named_group = 23;
+  ske.public_key = point;
+  ske.signature_scheme = 0x0403;
+  ske.signature = signature;
+  const std::pair<CodecKind, dtls::KeyExchange> ske_kinds[] = {
+      {CodecKind::kServerKeyExchangeEcdhe, dtls::KeyExchange::kEcdhe},
+      {CodecKind::kServerKeyExchangePsk, dtls::KeyExchange::kPsk},
+      {CodecKind::kServerKeyExchangeEcdhePsk, dtls::KeyExchange::kEcdhePsk}};
+  const std::pair<CodecKind, dtls::KeyExchange> cke_kinds[] = {
+      {CodecKind::kClientKeyExchangeEcdhe, dtls::KeyExchange::kEcdhe},
+      {CodecKind::kClientKeyExchangePsk, dtls::KeyExchange::kPsk},
+      {CodecKind::kClientKeyExchangeEcdhePsk, dtls::KeyExchange::kEcdhePsk}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string suffix = std::to_string(i);
+    codec_seed(root, ske_kinds[i].first, "server-key-exchange-" + suffix,
+               [&](std::span<std::uint8_t> out) {
+                 return dtls::write_server_key_exchange(ske_kinds[i].second, ske, out);
+               });
+    codec_seed(root, cke_kinds[i].first, "client-key-exchange-" + suffix,
+               [&](std::span<std::uint8_t> out) {
+                 return dtls::write_client_key_exchange(cke_kinds[i].second, {hint, point}, out);
+               });
+  }
+  static const Bytes types = {64, 1};
+  static const Bytes authorities = {0, 2, 0x30, 0x00};
+  codec_seed(root, CodecKind::kCertificateRequest, "certificate-request",
+             [&](std::span<std::uint8_t> out) {
+               return dtls::write_certificate_request({types, schemes, authorities}, out);
+             });
+  codec_seed(root, CodecKind::kServerHelloDone, "server-hello-done",
+             [](std::span<std::uint8_t>) { return Result<std::size_t>(std::size_t{0}); });
+  codec_seed(root, CodecKind::kCertificateVerify, "certificate-verify",
+             [&](std::span<std::uint8_t> out) {
+               return dtls::write_certificate_verify({0x0804, signature}, out);
+             });
+  codec_seed(root, CodecKind::kFinished, "finished", [](std::span<std::uint8_t> out) {
+    std::fill_n(out.begin(), 12, std::uint8_t{0xF1});
+    return Result<std::size_t>(std::size_t{12});
+  });
+  codec_seed(root, CodecKind::kNewSessionTicket, "new-session-ticket",
+             [&](std::span<std::uint8_t> out) {
+               return dtls::write_new_session_ticket({7200, ticket}, out);
+             });
+  // A plaintext handshake record: a whole ServerHelloDone and two fragments of a Certificate.
+  codec_seed(root, CodecKind::kHandshakeRecord, "handshake-record",
+             [&](std::span<std::uint8_t> out) {
+               std::size_t at = 0;
+               for (const auto& [offset, length] : {std::pair<std::size_t, std::size_t>{0, 50},
+                                                    std::pair<std::size_t, std::size_t>{50, 70}}) {
+                 const Result<std::size_t> n =
+                     dtls::write_handshake_fragment(11, 3, der, offset, length, out.subspan(at));
+                 at += n ? *n : 0;
+               }
+               const Result<std::size_t> done =
+                   dtls::write_handshake_fragment(14, 4, {}, 0, 0, out.subspan(at));
+               return Result<std::size_t>(at + (done ? *done : 0));
+             });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -189,5 +351,6 @@ int main(int argc, char** argv) {
   record_open_seeds(root);
   dtls_script_seeds(root);
   aead_seeds(root);
+  handshake_codec_seeds(root);
   return 0;
 }

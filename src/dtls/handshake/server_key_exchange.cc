@@ -44,6 +44,9 @@ Result<ServerKeyExchange> parse_server_key_exchange(KeyExchange kind,
   if (kind == KeyExchange::kEcdhe) {
     m.signature_scheme = r.u16be();
     m.signature = r.vector16();
+    if (m.signature.empty()) {
+      return Error::kMalformed;  // the grammar allows it, but nothing verifies it
+    }
   }
   if (!r.done()) {
     return Error::kMalformed;

@@ -21,7 +21,7 @@ struct ServerKeyExchange {
 };
 
 // parse_server_key_exchange reads a complete body of `kind`; kMalformed on bad lengths, a
-// curve type other than named_curve, an empty point, or bytes left over.
+// curve type other than named_curve, an empty point or signature, or bytes left over.
 Result<ServerKeyExchange> parse_server_key_exchange(KeyExchange kind,
                                                     std::span<const std::uint8_t> body) noexcept;
 
