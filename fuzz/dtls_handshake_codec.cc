@@ -78,6 +78,14 @@ void canonical(Span body, Write write) {
   require(same(body, Span(out.data(), *n)), "write(parse(x)) == x");
 }
 
+// canonical_message: if `parse` accepts the body, `write` reproduces it exactly.
+template <class Parse, class Write>
+void canonical_message(Span body, Parse parse, Write write) {
+  if (const auto m = parse(body)) {
+    canonical(body, [&](std::span<std::uint8_t> out) { return write(*m, out); });
+  }
+}
+
 void client_hello(Span body) {
   const Result<dtls::ClientHello> h = dtls::parse_client_hello(body);
   if (!h) {
@@ -128,20 +136,18 @@ void certificate(Span body) {
 
 void key_exchange(Span body, dtls::KeyExchange kind, bool server) {
   if (server) {
-    const Result<dtls::ServerKeyExchange> m = dtls::parse_server_key_exchange(kind, body);
-    if (m) {
-      canonical(body, [&](std::span<std::uint8_t> out) {
-        return dtls::write_server_key_exchange(kind, *m, out);
-      });
-    }
+    canonical_message(
+        body, [kind](Span b) { return dtls::parse_server_key_exchange(kind, b); },
+        [kind](const dtls::ServerKeyExchange& m, std::span<std::uint8_t> out) {
+          return dtls::write_server_key_exchange(kind, m, out);
+        });
     return;
   }
-  const Result<dtls::ClientKeyExchange> m = dtls::parse_client_key_exchange(kind, body);
-  if (m) {
-    canonical(body, [&](std::span<std::uint8_t> out) {
-      return dtls::write_client_key_exchange(kind, *m, out);
-    });
-  }
+  canonical_message(
+      body, [kind](Span b) { return dtls::parse_client_key_exchange(kind, b); },
+      [kind](const dtls::ClientKeyExchange& m, std::span<std::uint8_t> out) {
+        return dtls::write_client_key_exchange(kind, m, out);
+      });
 }
 
 // handshake_record walks the fragments of a record body and reassembles them in a small
@@ -199,11 +205,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       server_hello(body);
       break;
     case CodecKind::kHelloVerifyRequest:
-      if (const auto m = dtls::parse_hello_verify_request(body)) {
-        canonical(body, [&](std::span<std::uint8_t> out) {
-          return dtls::write_hello_verify_request(*m, out);
-        });
-      }
+      canonical_message(body, dtls::parse_hello_verify_request, dtls::write_hello_verify_request);
       break;
     case CodecKind::kCertificate:
       certificate(body);
@@ -218,11 +220,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       key_exchange(body, dtls::KeyExchange::kEcdhePsk, true);
       break;
     case CodecKind::kCertificateRequest:
-      if (const auto m = dtls::parse_certificate_request(body)) {
-        canonical(body, [&](std::span<std::uint8_t> out) {
-          return dtls::write_certificate_request(*m, out);
-        });
-      }
+      canonical_message(body, dtls::parse_certificate_request, dtls::write_certificate_request);
       break;
     case CodecKind::kServerHelloDone:
       require(static_cast<bool>(dtls::parse_server_hello_done(body)) == body.empty(),
@@ -238,22 +236,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       key_exchange(body, dtls::KeyExchange::kEcdhePsk, false);
       break;
     case CodecKind::kCertificateVerify:
-      if (const auto m = dtls::parse_certificate_verify(body)) {
-        canonical(body, [&](std::span<std::uint8_t> out) {
-          return dtls::write_certificate_verify(*m, out);
-        });
-      }
+      canonical_message(body, dtls::parse_certificate_verify, dtls::write_certificate_verify);
       break;
     case CodecKind::kFinished:
       require(static_cast<bool>(dtls::parse_finished(body)) == (body.size() == 12),
               "Finished is exactly 12 bytes");
       break;
     case CodecKind::kNewSessionTicket:
-      if (const auto m = dtls::parse_new_session_ticket(body)) {
-        canonical(body, [&](std::span<std::uint8_t> out) {
-          return dtls::write_new_session_ticket(*m, out);
-        });
-      }
+      canonical_message(body, dtls::parse_new_session_ticket, dtls::write_new_session_ticket);
       break;
     case CodecKind::kHandshakeRecord:
       handshake_record(body);

@@ -36,14 +36,7 @@ Result<std::size_t> write_certificate(std::span<const std::span<const std::uint8
 }
 
 bool CertificateWalker::next(std::span<const std::uint8_t>& der) noexcept {
-  ByteReader r(rest_);
-  der = r.vector24();
-  if (!r.ok() || der.empty()) {
-    rest_ = {};
-    return false;
-  }
-  rest_ = r.rest();
-  return true;
+  return detail::next_entry(rest_, 3, der);
 }
 
 }  // namespace wireseal::dtls

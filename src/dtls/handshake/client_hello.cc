@@ -9,13 +9,11 @@ namespace wireseal::dtls {
 Result<ClientHello> parse_client_hello(std::span<const std::uint8_t> body) noexcept {
   ByteReader r(body);
   ClientHello hello;
-  hello.version = r.u16be();
-  r.copy_to(hello.random);
-  hello.session_id = r.vector8();
+  detail::read_hello_start(r, hello.version, hello.random, hello.session_id);
   hello.cookie = r.vector8();
   hello.cipher_suites = detail::read_u16_list(r);
   hello.compression_methods = r.vector8();
-  if (hello.session_id.size() > kMaxSessionIdSize || hello.compression_methods.empty()) {
+  if (hello.compression_methods.empty()) {
     return Error::kMalformed;
   }
   if (const Status s = detail::read_optional_extensions(r, hello.extensions); !s) {
@@ -27,12 +25,7 @@ Result<ClientHello> parse_client_hello(std::span<const std::uint8_t> body) noexc
 Result<std::size_t> write_client_hello(const ClientHello& hello,
                                        std::span<std::uint8_t> out) noexcept {
   detail::MessageWriter w(out);
-  w.u16(hello.version);
-  w.bytes(hello.random);
-  if (hello.session_id.size() > kMaxSessionIdSize) {
-    w.reject();
-  }
-  w.vector8(hello.session_id);
+  detail::write_hello_start(w, hello.version, hello.random, hello.session_id);
   w.vector8(hello.cookie);
   w.u16_list(hello.cipher_suites);
   w.vector8(hello.compression_methods, 1);

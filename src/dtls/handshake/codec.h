@@ -94,6 +94,41 @@ class MessageWriter {
   bool bad_input_ = false;
 };
 
+// next_entry takes the next non-empty length-prefixed entry (a 1- or 3-byte length) off the
+// front of `rest` into `entry`; false, leaving `rest` empty, at the end or at a malformed one.
+// The walkers of certificate chains and ALPN lists.
+inline bool next_entry(std::span<const std::uint8_t>& rest, std::size_t prefix,
+                       std::span<const std::uint8_t>& entry) noexcept {
+  ByteReader r(rest);
+  entry = prefix == 1 ? r.vector8() : r.vector24();
+  if (!r.ok() || entry.empty()) {
+    rest = {};
+    return false;
+  }
+  rest = r.rest();
+  return true;
+}
+
+// The fields both hellos start with (RFC 5246 §7.4.1.2-3): version, random, session_id<0..32>.
+inline void read_hello_start(ByteReader& r, std::uint16_t& version, HelloRandom& random,
+                             std::span<const std::uint8_t>& session_id) noexcept {
+  version = r.u16be();
+  r.copy_to(random);
+  session_id = r.vector8();
+  if (session_id.size() > kMaxSessionIdSize) {
+    r.fail();
+  }
+}
+inline void write_hello_start(MessageWriter& w, std::uint16_t version, const HelloRandom& random,
+                              std::span<const std::uint8_t> session_id) noexcept {
+  w.u16(version);
+  w.bytes(random);
+  if (session_id.size() > kMaxSessionIdSize) {
+    w.reject();
+  }
+  w.vector8(session_id);
+}
+
 // The hello extensions inside the hello codecs (extensions.cc): the contents of the
 // extensions vector into `out`, and the vector (with its length) from `extensions`.
 Status read_hello_extensions(std::span<const std::uint8_t> block, HelloExtensions& out) noexcept;

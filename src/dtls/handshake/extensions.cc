@@ -186,14 +186,7 @@ void write_empty(MessageWriter& w, ExtensionType type) noexcept { ExtensionBody 
 }  // namespace
 
 bool AlpnWalker::next(std::span<const std::uint8_t>& name) noexcept {
-  ByteReader r(rest_);
-  name = r.vector8();
-  if (!r.ok() || name.empty()) {
-    rest_ = {};
-    return false;
-  }
-  rest_ = r.rest();
-  return true;
+  return detail::next_entry(rest_, 1, name);
 }
 
 namespace detail {

@@ -3,21 +3,15 @@
 
 #include "codec.h"
 #include "common/byte_cursor.h"
-#include "wireseal/dtls/handshake/client_hello.h"
 
 namespace wireseal::dtls {
 
 Result<ServerHello> parse_server_hello(std::span<const std::uint8_t> body) noexcept {
   ByteReader r(body);
   ServerHello hello;
-  hello.version = r.u16be();
-  r.copy_to(hello.random);
-  hello.session_id = r.vector8();
+  detail::read_hello_start(r, hello.version, hello.random, hello.session_id);
   hello.cipher_suite = r.u16be();
   hello.compression_method = r.u8();
-  if (hello.session_id.size() > kMaxSessionIdSize) {
-    return Error::kMalformed;
-  }
   if (const Status s = detail::read_optional_extensions(r, hello.extensions); !s) {
     return s.error();
   }
@@ -27,12 +21,7 @@ Result<ServerHello> parse_server_hello(std::span<const std::uint8_t> body) noexc
 Result<std::size_t> write_server_hello(const ServerHello& hello,
                                        std::span<std::uint8_t> out) noexcept {
   detail::MessageWriter w(out);
-  w.u16(hello.version);
-  w.bytes(hello.random);
-  if (hello.session_id.size() > kMaxSessionIdSize) {
-    w.reject();
-  }
-  w.vector8(hello.session_id);
+  detail::write_hello_start(w, hello.version, hello.random, hello.session_id);
   w.u16(hello.cipher_suite);
   w.u8(hello.compression_method);
   detail::write_hello_extensions(w, hello.extensions);

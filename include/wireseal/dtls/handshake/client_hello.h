@@ -11,7 +11,6 @@
 
 namespace wireseal::dtls {
 
-inline constexpr std::size_t kMaxSessionIdSize = 32;
 inline constexpr std::size_t kMaxCookieSize = 255;  // DTLS 1.2: opaque cookie<0..2^8-1>
 
 struct ClientHello {

@@ -58,6 +58,8 @@ class HandshakeReader {
 // The 32-byte random of ClientHello and ServerHello (RFC 5246 §7.4.1.2).
 inline constexpr std::size_t kHelloRandomSize = 32;
 using HelloRandom = std::array<std::uint8_t, kHelloRandomSize>;
+// Both hellos' session_id<0..32>.
+inline constexpr std::size_t kMaxSessionIdSize = 32;
 
 // U16List is a list of 16-bit code points (cipher suites, named groups, signature schemes,
 // SRTP profiles) as a codec sees it either way: parsed, a view of the big-endian pairs in the
