@@ -311,6 +311,21 @@ TEST_P(DtlsOpensslInterop, OpensEveryRecordAndSealsOpensslsBytes) {
   for (const std::string& failure : checker.failures()) {
     ADD_FAILURE() << failure;
   }
+
+  // Both Finished messages, recomputed by wireseal's Transcript from the plaintext handshake
+  // and the logged master secret, equal the ones OpenSSL encrypted.
+  const auto first_handshake = [&](bool from_client) -> std::span<const std::uint8_t> {
+    for (const OpenedRecordInfo& r : checker.opened()) {
+      if (r.from_client == from_client && r.type == dtls::ContentType::kHandshake) {
+        return r.plaintext;
+      }
+    }
+    return {};
+  };
+  for (const std::string& failure : check_finished(codec, si->prf_hash, *secret,
+                                                   first_handshake(true), first_handshake(false))) {
+    ADD_FAILURE() << "Finished: " << failure;
+  }
   const DirectionTally& up = checker.tally(true);
   const DirectionTally& down = checker.tally(false);
   EXPECT_GE(up.records, 4u) << "expected Finished and the client's three writes";

@@ -1,6 +1,7 @@
 #include "handshake_codec_check.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <span>
@@ -17,6 +18,7 @@
 #include "wireseal/dtls/handshake/server_hello.h"
 #include "wireseal/dtls/handshake/server_hello_done.h"
 #include "wireseal/dtls/handshake/server_key_exchange.h"
+#include "wireseal/dtls/handshake/transcript.h"
 #include "wireseal/dtls/record.h"
 
 namespace wireseal::interop {
@@ -26,12 +28,7 @@ using Bytes = std::vector<std::uint8_t>;
 using Span = std::span<const std::uint8_t>;
 using dtls::HandshakeType;
 
-// Message is one reassembled handshake message.
-struct Message {
-  bool from_client;
-  std::uint8_t type;
-  Bytes body;
-};
+using Message = PlainMessage;
 
 // Reassembly keeps each (direction, message_seq)'s bytes until all have arrived (test-only:
 // unbounded, out-of-order fragments and retransmissions welcome).
@@ -79,7 +76,7 @@ std::vector<Message> reassemble(const std::vector<RelayedDatagram>& datagrams,
                     f->body.size(), true);
         if (std::all_of(p.have.begin(), p.have.end(), [](bool b) { return b; })) {
           p.emitted = true;
-          out.push_back({d.from_client, p.type, p.body});
+          out.push_back({d.from_client, p.type, f->message_seq, p.body});
         }
       }
     }
@@ -205,7 +202,7 @@ CodecTally check_handshake_codec(const std::vector<RelayedDatagram>& datagrams, 
   CodecTally t;
   for (const Message& m : reassemble(datagrams, t.failures)) {
     ++t.messages;
-    t.types_seen.push_back(m.type);
+    t.plain.push_back(m);
     if (check_one(t, m, suite, kind)) {
       ++t.parsed;
     } else {
@@ -214,6 +211,76 @@ CodecTally check_handshake_codec(const std::vector<RelayedDatagram>& datagrams, 
     }
   }
   return t;
+}
+
+namespace {
+
+// expect_finished compares the verify_data of the decrypted Finished `message` with what the
+// transcript gives; adds it to the transcript after.
+void expect_finished(dtls::Transcript& transcript, crypto::HashAlgorithm prf_hash,
+                     std::span<const std::uint8_t, 48> master_secret, bool client,
+                     std::span<const std::uint8_t> message, std::vector<std::string>& failures) {
+  const char* who = client ? "client" : "server";
+  dtls::HandshakeReader reader(message);
+  const Result<dtls::HandshakeFragment> f = reader.next();
+  if (!f || !f->complete() || f->msg_type != static_cast<std::uint8_t>(HandshakeType::kFinished) ||
+      f->body.size() != dtls::kFinishedSize) {
+    failures.push_back(std::string("the ") + who + "'s first encrypted record is not a Finished");
+    return;
+  }
+  std::array<std::uint8_t, 48> hash{};
+  std::array<std::uint8_t, dtls::kFinishedSize> expected{};
+  if (!transcript.hash(hash) ||
+      !dtls::finished_verify_data(prf_hash, master_secret, client,
+                                  std::span(hash).first(transcript.hash_length()), expected) ||
+      !std::equal(expected.begin(), expected.end(), f->body.begin())) {
+    failures.push_back(std::string("the ") + who +
+                       " Finished differs from wireseal's transcript and PRF");
+  }
+  transcript.add(f->msg_type, f->message_seq, f->body);
+}
+
+}  // namespace
+
+std::vector<std::string> check_finished(const CodecTally& codec, crypto::HashAlgorithm prf_hash,
+                                        std::span<const std::uint8_t, 48> master_secret,
+                                        std::span<const std::uint8_t> client_finished,
+                                        std::span<const std::uint8_t> server_finished) {
+  std::vector<std::string> failures;
+  // The transcript starts at the ClientHello the ServerHello answers (RFC 6347 §4.2.6: not
+  // the first one, nor the HelloVerifyRequest).
+  std::size_t start = codec.plain.size();
+  for (std::size_t i = 0; i < codec.plain.size(); ++i) {
+    if (codec.plain[i].type == static_cast<std::uint8_t>(HandshakeType::kServerHello)) {
+      break;
+    }
+    if (codec.plain[i].type == static_cast<std::uint8_t>(HandshakeType::kClientHello)) {
+      start = i;
+    }
+  }
+  if (start == codec.plain.size()) {
+    return {"no ClientHello before the ServerHello"};
+  }
+  dtls::Transcript transcript;
+  if (!transcript.select(prf_hash)) {
+    return {"the suite's PRF hash is not SHA-256/384"};
+  }
+  // The client's last plaintext message precedes its Finished.
+  std::size_t last_client = start;
+  for (std::size_t i = start; i < codec.plain.size(); ++i) {
+    if (codec.plain[i].from_client) {
+      last_client = i;
+    }
+  }
+  for (std::size_t i = start; i < codec.plain.size(); ++i) {
+    const PlainMessage& m = codec.plain[i];
+    transcript.add(m.type, m.message_seq, m.body);
+    if (i == last_client) {
+      expect_finished(transcript, prf_hash, master_secret, true, client_finished, failures);
+    }
+  }
+  expect_finished(transcript, prf_hash, master_secret, false, server_finished, failures);
+  return failures;
 }
 
 }  // namespace wireseal::interop
