@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "common/byte_cursor.h"
 #include "common/ct.h"
 #include "wireseal/crypto/kdf.h"
 
@@ -98,6 +99,30 @@ Status extended_master_secret(crypto::HashAlgorithm prf_hash,
                               std::span<std::uint8_t, kMasterSecretSize> out) noexcept {
   return crypto::tls12_prf(prf_hash, pre_master_secret, "extended master secret", session_hash,
                            out);
+}
+
+Result<std::size_t> psk_pre_master_secret(std::span<const std::uint8_t> psk,
+                                          std::span<const std::uint8_t> other_secret,
+                                          std::span<std::uint8_t> out) noexcept {
+  constexpr std::size_t kMax16 = 0xFFFF;
+  const std::size_t other_size = other_secret.empty() ? psk.size() : other_secret.size();
+  if (psk.empty() || psk.size() > kMax16 || other_size > kMax16) {
+    return Error::kInvalidArgument;
+  }
+  ByteWriter w(out);
+  w.u16be(static_cast<std::uint16_t>(other_size));
+  if (other_secret.empty()) {
+    w.zeros(other_size);
+  } else {
+    w.bytes(other_secret);
+  }
+  w.u16be(static_cast<std::uint16_t>(psk.size()));
+  w.bytes(psk);
+  if (!w.ok()) {
+    wireseal::detail::secure_wipe(out.data(), out.size());
+    return Error::kBufferTooSmall;
+  }
+  return w.size();
 }
 
 }  // namespace wireseal::dtls

@@ -326,6 +326,13 @@ TEST_P(DtlsOpensslInterop, OpensEveryRecordAndSealsOpensslsBytes) {
                                                    first_handshake(true), first_handshake(false))) {
     ADD_FAILURE() << "Finished: " << failure;
   }
+  if (suite.psk) {
+    // The PSK premaster and the master secret (EMS when negotiated) from the PSK alone.
+    for (const std::string& failure : check_psk_master_secret(
+             codec, si->prf_hash, hello->extended_master_secret, psk_bytes(), *secret)) {
+      ADD_FAILURE() << "PSK: " << failure;
+    }
+  }
   const DirectionTally& up = checker.tally(true);
   const DirectionTally& down = checker.tally(false);
   EXPECT_GE(up.records, 4u) << "expected Finished and the client's three writes";

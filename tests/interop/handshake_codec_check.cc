@@ -19,6 +19,7 @@
 #include "wireseal/dtls/handshake/server_hello_done.h"
 #include "wireseal/dtls/handshake/server_key_exchange.h"
 #include "wireseal/dtls/handshake/transcript.h"
+#include "wireseal/dtls/key_block.h"
 #include "wireseal/dtls/record.h"
 
 namespace wireseal::interop {
@@ -242,13 +243,11 @@ void expect_finished(dtls::Transcript& transcript, crypto::HashAlgorithm prf_has
 
 }  // namespace
 
-std::vector<std::string> check_finished(const CodecTally& codec, crypto::HashAlgorithm prf_hash,
-                                        std::span<const std::uint8_t, 48> master_secret,
-                                        std::span<const std::uint8_t> client_finished,
-                                        std::span<const std::uint8_t> server_finished) {
-  std::vector<std::string> failures;
-  // The transcript starts at the ClientHello the ServerHello answers (RFC 6347 §4.2.6: not
-  // the first one, nor the HelloVerifyRequest).
+namespace {
+
+// transcript_start is the index of the ClientHello the ServerHello answers (RFC 6347 §4.2.6:
+// not the first one, nor the HelloVerifyRequest), or plain.size().
+std::size_t transcript_start(const CodecTally& codec) {
   std::size_t start = codec.plain.size();
   for (std::size_t i = 0; i < codec.plain.size(); ++i) {
     if (codec.plain[i].type == static_cast<std::uint8_t>(HandshakeType::kServerHello)) {
@@ -258,6 +257,17 @@ std::vector<std::string> check_finished(const CodecTally& codec, crypto::HashAlg
       start = i;
     }
   }
+  return start;
+}
+
+}  // namespace
+
+std::vector<std::string> check_finished(const CodecTally& codec, crypto::HashAlgorithm prf_hash,
+                                        std::span<const std::uint8_t, 48> master_secret,
+                                        std::span<const std::uint8_t> client_finished,
+                                        std::span<const std::uint8_t> server_finished) {
+  std::vector<std::string> failures;
+  const std::size_t start = transcript_start(codec);
   if (start == codec.plain.size()) {
     return {"no ClientHello before the ServerHello"};
   }
@@ -281,6 +291,52 @@ std::vector<std::string> check_finished(const CodecTally& codec, crypto::HashAlg
   }
   expect_finished(transcript, prf_hash, master_secret, false, server_finished, failures);
   return failures;
+}
+
+std::vector<std::string> check_psk_master_secret(const CodecTally& codec,
+                                                 crypto::HashAlgorithm prf_hash, bool extended,
+                                                 std::span<const std::uint8_t> psk,
+                                                 std::span<const std::uint8_t, 48> logged) {
+  const std::size_t start = transcript_start(codec);
+  dtls::Transcript transcript;
+  if (start == codec.plain.size() || !transcript.select(prf_hash)) {
+    return {"no ClientHello before the ServerHello, or a PRF hash not SHA-256/384"};
+  }
+  std::array<std::uint8_t, 4 + 2 * 64> pre_master{};
+  const Result<std::size_t> n = dtls::psk_pre_master_secret(psk, {}, pre_master);
+  if (!n) {
+    return {"psk_pre_master_secret failed"};
+  }
+  std::array<std::uint8_t, dtls::kMasterSecretSize> master{};
+  Status derived = Error::kBadState;
+  dtls::HelloRandom client_random{};
+  dtls::HelloRandom server_random{};
+  for (std::size_t i = start; i < codec.plain.size(); ++i) {
+    const PlainMessage& m = codec.plain[i];
+    transcript.add(m.type, m.message_seq, m.body);
+    if (m.type == static_cast<std::uint8_t>(HandshakeType::kClientHello)) {
+      client_random = dtls::parse_client_hello(m.body).value().random;
+    } else if (m.type == static_cast<std::uint8_t>(HandshakeType::kServerHello)) {
+      server_random = dtls::parse_server_hello(m.body).value().random;
+    } else if (m.type == static_cast<std::uint8_t>(HandshakeType::kClientKeyExchange)) {
+      const std::span<const std::uint8_t> secret(pre_master.data(), *n);
+      if (extended) {
+        std::array<std::uint8_t, 48> session_hash{};
+        derived = transcript.hash(session_hash);
+        derived = derived ? dtls::extended_master_secret(
+                                prf_hash, secret,
+                                std::span(session_hash).first(transcript.hash_length()), master)
+                          : derived;
+      } else {
+        derived = dtls::master_secret(prf_hash, secret, client_random, server_random, master);
+      }
+      break;
+    }
+  }
+  if (!derived || !std::equal(master.begin(), master.end(), logged.begin())) {
+    return {"the master secret recomputed from the PSK differs from the logged one"};
+  }
+  return {};
 }
 
 }  // namespace wireseal::interop

@@ -47,4 +47,12 @@ std::vector<std::string> check_finished(const CodecTally& codec, crypto::HashAlg
                                         std::span<const std::uint8_t> client_finished,
                                         std::span<const std::uint8_t> server_finished);
 
+// check_psk_master_secret recomputes the master secret of a PSK session from the PSK alone:
+// psk_pre_master_secret, then (with `extended`) the RFC 7627 session hash over the transcript
+// through ClientKeyExchange, else the two randoms. It must equal the logged one.
+std::vector<std::string> check_psk_master_secret(const CodecTally& codec,
+                                                 crypto::HashAlgorithm prf_hash, bool extended,
+                                                 std::span<const std::uint8_t> psk,
+                                                 std::span<const std::uint8_t, 48> logged);
+
 }  // namespace wireseal::interop

@@ -35,6 +35,15 @@ std::vector<std::string> lines(const std::string& who, const SuiteCase& suite) {
 
 }  // namespace
 
+std::vector<std::uint8_t> psk_bytes() {
+  std::vector<std::uint8_t> out;
+  const std::string hex = kPskHex;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
 std::string suite_label(const SuiteCase& suite) {
   return std::string(suite.openssl_name) + (suite.no_etm ? " -no_etm" : "");
 }

@@ -18,6 +18,9 @@ struct SuiteCase {
   bool no_etm;               // pass -no_etm (CBC suites: MAC-then-encrypt records)
 };
 
+// psk_bytes is the pre-shared key run() gives both peers for PSK suites.
+std::vector<std::uint8_t> psk_bytes();
+
 // suite_label is the OpenSSL name, plus " -no_etm" when EtM is disabled.
 std::string suite_label(const SuiteCase& suite);
 // PrintTo names a case in gtest and ctest listings (instead of its raw bytes).

@@ -85,4 +85,13 @@ Status extended_master_secret(crypto::HashAlgorithm prf_hash,
                               std::span<const std::uint8_t> session_hash,
                               std::span<std::uint8_t, kMasterSecretSize> out) noexcept;
 
+// psk_pre_master_secret writes the PSK pre-master secret into `out` (RFC 4279 §2):
+// uint16 length of other_secret, other_secret, uint16 length of psk, psk — with other_secret
+// N zero bytes for a plain PSK suite (`other_secret` empty, N = psk.size()) or the ECDH
+// shared secret for ECDHE_PSK (RFC 5489 §2). Returns its size; kInvalidArgument for an empty
+// or over-long (> 2^16 - 1) psk, kBufferTooSmall.
+Result<std::size_t> psk_pre_master_secret(std::span<const std::uint8_t> psk,
+                                          std::span<const std::uint8_t> other_secret,
+                                          std::span<std::uint8_t> out) noexcept;
+
 }  // namespace wireseal::dtls

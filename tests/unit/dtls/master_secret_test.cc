@@ -64,5 +64,24 @@ INSTANTIATE_TEST_SUITE_P(Prf, MasterSecret,
                            return p.param == HashAlgorithm::kSha256 ? "SHA256" : "SHA384";
                          });
 
+// RFC 4279 §2 / RFC 5489 §2 pre-master secrets, byte by byte. (The interop test derives
+// OpenSSL's logged master secret from the PSK through this.)
+TEST(DtlsPskPreMasterSecret, PlainPskAndEcdhePsk) {
+  const Bytes psk = {0xAA, 0xBB, 0xCC};
+  std::array<std::uint8_t, 64> out{};
+  Result<std::size_t> n = dtls::psk_pre_master_secret(psk, {}, out);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(Bytes(out.begin(), out.begin() + static_cast<long>(*n)),
+            Bytes({0, 3, 0, 0, 0, 0, 3, 0xAA, 0xBB, 0xCC}));
+  const Bytes ecdh = {1, 2, 3, 4, 5};
+  n = dtls::psk_pre_master_secret(psk, ecdh, out);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(Bytes(out.begin(), out.begin() + static_cast<long>(*n)),
+            Bytes({0, 5, 1, 2, 3, 4, 5, 0, 3, 0xAA, 0xBB, 0xCC}));
+  EXPECT_EQ(dtls::psk_pre_master_secret({}, {}, out).error(), Error::kInvalidArgument);
+  std::array<std::uint8_t, 9> short_out{};
+  EXPECT_EQ(dtls::psk_pre_master_secret(psk, {}, short_out).error(), Error::kBufferTooSmall);
+}
+
 }  // namespace
 }  // namespace wireseal::test
