@@ -145,16 +145,17 @@ KeyShare::KeyShare(KeyShare&&) noexcept = default;
 KeyShare& KeyShare::operator=(KeyShare&&) noexcept = default;
 KeyShare::~KeyShare() = default;
 
-Result<KeyShare> KeyShare::generate(NamedGroup group) noexcept {
+// adopt makes the KeyShare of `key` (nullptr: `missing`, OpenSSL could not make it).
+Result<KeyShare> KeyShare::adopt(NamedGroup group, EVP_PKEY* key, Error missing) noexcept {
+  if (key == nullptr) {
+    return missing;
+  }
   std::unique_ptr<State> state(new (std::nothrow) State);
   if (state == nullptr) {
+    EVP_PKEY_free(key);
     return Error::kOutOfMemory;
   }
-  state->key = is_x25519(group) ? EVP_PKEY_Q_keygen(nullptr, nullptr, "X25519")
-                                : EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", info(group).name);
-  if (state->key == nullptr) {
-    return Error::kUnsupported;
-  }
+  state->key = key;
   Result<std::unique_ptr<State>> done = finish(group, std::move(state));
   if (!done) {
     return done.error();
@@ -162,27 +163,24 @@ Result<KeyShare> KeyShare::generate(NamedGroup group) noexcept {
   return KeyShare(group, std::move(*done));
 }
 
+Result<KeyShare> KeyShare::generate(NamedGroup group) noexcept {
+  return adopt(group,
+               is_x25519(group) ? EVP_PKEY_Q_keygen(nullptr, nullptr, "X25519")
+                                : EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", info(group).name),
+               Error::kUnsupported);
+}
+
 Result<KeyShare> KeyShare::from_private(NamedGroup group,
                                         std::span<const std::uint8_t> private_key) noexcept {
   if (private_key.size() != info(group).shared_secret_size) {
     return Error::kInvalidArgument;
   }
-  std::unique_ptr<State> state(new (std::nothrow) State);
-  if (state == nullptr) {
-    return Error::kOutOfMemory;
-  }
-  state->key = is_x25519(group)
+  return adopt(group,
+               is_x25519(group)
                    ? EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, private_key.data(),
                                                   private_key.size())
-                   : ec_from_private(group, private_key);
-  if (state->key == nullptr) {
-    return Error::kInvalidArgument;
-  }
-  Result<std::unique_ptr<State>> done = finish(group, std::move(state));
-  if (!done) {
-    return done.error();
-  }
-  return KeyShare(group, std::move(*done));
+                   : ec_from_private(group, private_key),
+               Error::kInvalidArgument);
 }
 
 std::span<const std::uint8_t> KeyShare::public_key() const noexcept {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "child_process.h"
+#include "support/hex.h"
 
 namespace wireseal::interop {
 namespace {
@@ -35,14 +36,7 @@ std::vector<std::string> lines(const std::string& who, const SuiteCase& suite) {
 
 }  // namespace
 
-std::vector<std::uint8_t> psk_bytes() {
-  std::vector<std::uint8_t> out;
-  const std::string hex = kPskHex;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
+std::vector<std::uint8_t> psk_bytes() { return test::from_hex(kPskHex); }
 
 std::string suite_label(const SuiteCase& suite) {
   return std::string(suite.openssl_name) + (suite.no_etm ? " -no_etm" : "");

@@ -12,6 +12,9 @@
 
 #include "wireseal/result.h"
 
+// OpenSSL's EVP_PKEY, named here without including OpenSSL's headers.
+struct evp_pkey_st;
+
 namespace wireseal::crypto {
 
 // NamedGroup values are the TLS code points (RFC 8422 §5.1.1, RFC 8446 §4.2.7).
@@ -60,6 +63,7 @@ class KeyShare {
 
  private:
   KeyShare(NamedGroup group, std::unique_ptr<State> state) noexcept;
+  static Result<KeyShare> adopt(NamedGroup group, ::evp_pkey_st* key, Error missing) noexcept;
   NamedGroup group_;
   std::unique_ptr<State> state_;
 };

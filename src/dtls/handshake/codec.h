@@ -24,6 +24,18 @@ inline U16List read_u16_list(ByteReader& r) noexcept {
   return U16List::from_wire(pairs);
 }
 
+// write_handshake_header writes the 12-byte handshake header (RFC 6347 §4.2.2) that
+// HandshakeReader reads: the fragment writer's and, unfragmented, the transcript's.
+inline void write_handshake_header(ByteWriter& w, std::uint8_t msg_type, std::size_t length,
+                                   std::uint16_t message_seq, std::size_t fragment_offset,
+                                   std::size_t fragment_length) noexcept {
+  w.u8(msg_type);
+  w.u24be(static_cast<std::uint32_t>(length));
+  w.u16be(message_seq);
+  w.u24be(static_cast<std::uint32_t>(fragment_offset));
+  w.u24be(static_cast<std::uint32_t>(fragment_length));
+}
+
 // MessageWriter writes a message body into a caller buffer.
 class MessageWriter {
  public:
@@ -80,14 +92,11 @@ class MessageWriter {
       reject();
       return;
     }
-    if (prefix == 1) {
-      w_.u8(static_cast<std::uint8_t>(data.size()));
-    } else if (prefix == 2) {
-      w_.u16be(static_cast<std::uint16_t>(data.size()));
-    } else {
-      w_.u24be(static_cast<std::uint32_t>(data.size()));
-    }
+    const ByteWriter::VectorMark mark = prefix == 1   ? w_.begin_vector8()
+                                        : prefix == 2 ? w_.begin_vector16()
+                                                      : w_.begin_vector24();
     w_.bytes(data);
+    w_.end_vector(mark);
   }
 
   ByteWriter w_;

@@ -1,6 +1,7 @@
 // The handshake message header and the fragment walk (RFC 6347 §4.2.2).
 #include "wireseal/dtls/handshake/message.h"
 
+#include "codec.h"
 #include "common/byte_cursor.h"
 
 namespace wireseal::dtls {
@@ -65,11 +66,7 @@ Result<std::size_t> write_handshake_fragment(std::uint8_t msg_type, std::uint16_
     return Error::kInvalidArgument;
   }
   ByteWriter w(out);
-  w.u8(msg_type);
-  w.u24be(static_cast<std::uint32_t>(body.size()));
-  w.u16be(message_seq);
-  w.u24be(static_cast<std::uint32_t>(offset));
-  w.u24be(static_cast<std::uint32_t>(length));
+  detail::write_handshake_header(w, msg_type, body.size(), message_seq, offset, length);
   w.bytes(body.subspan(offset, length));
   if (!w.ok()) {
     return Error::kBufferTooSmall;

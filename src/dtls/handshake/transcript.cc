@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "codec.h"
 #include "common/byte_cursor.h"
 #include "wireseal/crypto/kdf.h"
 #include "wireseal/dtls/handshake/message.h"
@@ -16,11 +17,7 @@ void Transcript::add(std::uint8_t msg_type, std::uint16_t message_seq,
                      std::span<const std::uint8_t> body) noexcept {
   std::array<std::uint8_t, kHandshakeHeaderSize> header{};
   ByteWriter w(header);
-  w.u8(msg_type);
-  w.u24be(static_cast<std::uint32_t>(body.size()));
-  w.u16be(message_seq);
-  w.u24be(0);
-  w.u24be(static_cast<std::uint32_t>(body.size()));
+  detail::write_handshake_header(w, msg_type, body.size(), message_seq, 0, body.size());
   for (crypto::Hash* h : {&sha256_, &sha384_}) {
     if (!selected_ || h->algorithm() == prf_hash_) {
       h->update(header);
