@@ -32,6 +32,8 @@ enum class Error : std::uint8_t {
                         // may be created)
   kTableFull,           // a fixed-capacity table (SRTP streams) has no room for another entry
   kOutOfMemory,         // set-up (a create() factory) could not allocate
+  kTimedOut,            // the peer did not answer within the time allowed (a handshake)
+  kPeerAlert,           // the peer ended the association with a fatal alert
 };
 
 // ErrorOrigin says who has to act on an error. kPeer: the input bytes were bad (malformed,
@@ -46,6 +48,8 @@ constexpr ErrorOrigin error_origin(Error error) noexcept {
     case Error::kAuthFailed:
     case Error::kReplay:
     case Error::kWrongContext:
+    case Error::kTimedOut:
+    case Error::kPeerAlert:
       return ErrorOrigin::kPeer;
     default:
       return ErrorOrigin::kCaller;

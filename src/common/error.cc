@@ -30,6 +30,10 @@ const char* to_string(Error error) noexcept {
       return "table full";
     case Error::kOutOfMemory:
       return "out of memory";
+    case Error::kTimedOut:
+      return "timed out";
+    case Error::kPeerAlert:
+      return "fatal alert from the peer";
   }
   return "unknown error";
 }

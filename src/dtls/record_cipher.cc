@@ -68,22 +68,26 @@ std::optional<SuiteInfo> suite_info(std::uint16_t suite) noexcept {
     case 0xC013:  // ECDHE_RSA_WITH_AES_128_CBC_SHA
     case 0x002F:  // RSA_WITH_AES_128_CBC_SHA
     case 0x008C:  // PSK_WITH_AES_128_CBC_SHA
+    case 0xC035:  // ECDHE_PSK_WITH_AES_128_CBC_SHA (RFC 5489)
       return SuiteInfo{kAes128CbcSha1, kSha256};
     case 0xC00A:  // ECDHE_ECDSA_WITH_AES_256_CBC_SHA
     case 0xC014:  // ECDHE_RSA_WITH_AES_256_CBC_SHA
     case 0x0035:  // RSA_WITH_AES_256_CBC_SHA
     case 0x008D:  // PSK_WITH_AES_256_CBC_SHA
+    case 0xC036:  // ECDHE_PSK_WITH_AES_256_CBC_SHA
       return SuiteInfo{kAes256CbcSha1, kSha256};
     case 0xC023:  // ECDHE_ECDSA_WITH_AES_128_CBC_SHA256
     case 0xC027:  // ECDHE_RSA_WITH_AES_128_CBC_SHA256
     case 0x003C:  // RSA_WITH_AES_128_CBC_SHA256
     case 0x00AE:  // PSK_WITH_AES_128_CBC_SHA256
+    case 0xC037:  // ECDHE_PSK_WITH_AES_128_CBC_SHA256
       return SuiteInfo{kAes128CbcSha256, kSha256};
     case 0x003D:  // RSA_WITH_AES_256_CBC_SHA256
       return SuiteInfo{kAes256CbcSha256, kSha256};
     case 0xC024:  // ECDHE_ECDSA_WITH_AES_256_CBC_SHA384
     case 0xC028:  // ECDHE_RSA_WITH_AES_256_CBC_SHA384
     case 0x00AF:  // PSK_WITH_AES_256_CBC_SHA384
+    case 0xC038:  // ECDHE_PSK_WITH_AES_256_CBC_SHA384
       return SuiteInfo{kAes256CbcSha384, kSha384};
     // NULL ciphers (integrity only)
     case 0x0002:  // RSA_WITH_NULL_SHA

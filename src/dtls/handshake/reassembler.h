@@ -49,6 +49,24 @@ class HandshakeReassembler {
   void release() noexcept;
 
   std::uint16_t next_seq() const noexcept { return next_seq_; }
+
+  // start_at sets the first message_seq expected (a server whose client went through a
+  // stateless HelloVerifyRequest exchange starts at its second ClientHello, RFC 6347 §4.2.2).
+  // Only before anything was stored.
+  void start_at(std::uint16_t message_seq) noexcept {
+    if (used_ == 0 && next_seq_ == 0) {
+      next_seq_ = message_seq;
+    }
+  }
+
+  // discard_pending forgets every partly or fully received message not yet released: at an
+  // epoch change, whatever arrived in the old epoch for the new one cannot be trusted.
+  void discard_pending() noexcept {
+    for (Slot& s : slots_) {
+      s.in_use = false;
+    }
+    used_ = 0;
+  }
   // bytes_held is the storage in use (bodies and coverage bits).
   std::size_t bytes_held() const noexcept { return used_; }
 

@@ -1,0 +1,125 @@
+#include "wireseal/dtls/hello_verifier.h"
+
+#include <algorithm>
+
+#include "codec.h"
+#include "common/byte_cursor.h"
+#include "common/ct.h"
+#include "wireseal/crypto/hmac.h"
+#include "wireseal/dtls/handshake/hello_verify_request.h"
+#include "wireseal/dtls/handshake/message.h"
+#include "wireseal/dtls/record.h"
+
+namespace wireseal::dtls {
+
+namespace {
+
+// The ClientHello body split around its cookie: what the MAC covers is everything else.
+struct HelloParts {
+  std::span<const std::uint8_t> head;  // version, random, session_id
+  std::span<const std::uint8_t> cookie;
+  std::span<const std::uint8_t> tail;  // cipher suites, compression, extensions
+};
+
+bool split_hello(std::span<const std::uint8_t> body, HelloParts& parts) noexcept {
+  ByteReader r(body);
+  r.skip(2 + kHelloRandomSize);
+  const std::span<const std::uint8_t> session_id = r.vector8();
+  const std::size_t head_size = r.offset();
+  parts.cookie = r.vector8();
+  if (!r.ok() || session_id.size() > kMaxSessionIdSize) {
+    return false;
+  }
+  parts.head = body.first(head_size);
+  parts.tail = r.rest();
+  return true;
+}
+
+}  // namespace
+
+HelloVerifier::HelloVerifier(std::span<const std::uint8_t, kSecretSize> secret) noexcept {
+  std::copy(secret.begin(), secret.end(), current_.bytes.begin());
+}
+
+HelloVerifier::~HelloVerifier() {
+  wireseal::detail::secure_wipe(current_.bytes.data(), current_.bytes.size());
+  wireseal::detail::secure_wipe(previous_.bytes.data(), previous_.bytes.size());
+}
+
+void HelloVerifier::rotate(std::span<const std::uint8_t, kSecretSize> secret) noexcept {
+  previous_ = current_;
+  has_previous_ = true;
+  std::copy(secret.begin(), secret.end(), current_.bytes.begin());
+  current_.generation = static_cast<std::uint8_t>(previous_.generation + 1);
+}
+
+void HelloVerifier::cookie_for(const Secret& secret, std::span<const std::uint8_t> peer_address,
+                               std::span<const std::uint8_t> head,
+                               std::span<const std::uint8_t> tail,
+                               std::span<std::uint8_t, kCookieSize> out) const noexcept {
+  const crypto::Hmac mac(crypto::HashAlgorithm::kSha256, secret.bytes);
+  crypto::Hmac::Stream stream = mac.begin();
+  const std::array<std::uint8_t, 2> address_length{
+      static_cast<std::uint8_t>(peer_address.size() >> 8),
+      static_cast<std::uint8_t>(peer_address.size())};
+  stream.update(address_length);
+  stream.update(peer_address);
+  stream.update(head);
+  stream.update(tail);
+  std::array<std::uint8_t, 32> digest{};
+  (void)stream.finish(digest);
+  out[0] = secret.generation;
+  std::copy_n(digest.begin(), kCookieSize - 1, out.begin() + 1);
+}
+
+HelloVerifier::Outcome HelloVerifier::check(std::span<const std::uint8_t> peer_address,
+                                            std::span<const std::uint8_t> datagram,
+                                            std::span<std::uint8_t> reply) const noexcept {
+  const Result<RecordView> record = parse_record(datagram);
+  if (!record || record->type != ContentType::kHandshake || record->epoch != 0) {
+    return {};
+  }
+  HandshakeReader reader(record->fragment);
+  const Result<HandshakeFragment> fragment = reader.next();
+  HelloParts parts;
+  // Only a whole ClientHello in the first record can be checked without keeping state.
+  if (!fragment || fragment->msg_type != static_cast<std::uint8_t>(HandshakeType::kClientHello) ||
+      !fragment->complete() || !split_hello(fragment->body, parts)) {
+    return {};
+  }
+  std::array<std::uint8_t, kCookieSize> expected{};
+  if (parts.cookie.size() == kCookieSize) {
+    const Secret* secret = parts.cookie[0] == current_.generation                     ? &current_
+                           : has_previous_ && parts.cookie[0] == previous_.generation ? &previous_
+                                                                                      : nullptr;
+    if (secret != nullptr) {
+      cookie_for(*secret, peer_address, parts.head, parts.tail, expected);
+      if (wireseal::detail::ct_equal(expected, parts.cookie)) {
+        return {Verdict::kAccept, 0};
+      }
+    }
+  }
+  // No cookie, a stale one or a forged one: answer with a fresh cookie (RFC 6347 §4.2.1).
+  cookie_for(current_, peer_address, parts.head, parts.tail, expected);
+  if (reply.size() < kMaxReplySize) {
+    return {};
+  }
+  const HelloVerifyRequest request{kDtls10Version, expected};
+  std::array<std::uint8_t, 3 + kCookieSize> body{};
+  const Result<std::size_t> body_size = write_hello_verify_request(request, body);
+  const Result<std::size_t> message =
+      body_size
+          ? write_handshake_fragment(static_cast<std::uint8_t>(HandshakeType::kHelloVerifyRequest),
+                                     fragment->message_seq, std::span(body).first(*body_size), 0,
+                                     *body_size, reply.subspan(kHeaderSize))
+          : body_size;
+  if (!message) {
+    return {};
+  }
+  // §4.2.1: the reply reuses the ClientHello's record sequence number.
+  write_header(ContentType::kHandshake, kDtls10Version, 0, record->sequence, {},
+               static_cast<std::uint16_t>(*message), reply.data());
+  return {Verdict::kReply, kHeaderSize + *message};
+}
+
+}  // namespace wireseal::dtls

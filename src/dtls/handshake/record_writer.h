@@ -1,0 +1,42 @@
+// RecordWriter frames the records an endpoint sends: plaintext epoch-0 records (the first
+// flights, which retransmissions may repeat after the switch) and sealed records of the
+// current epoch once ChangeCipherSpec has gone out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "wireseal/dtls/record.h"
+#include "wireseal/dtls/record_sealer.h"
+#include "wireseal/result.h"
+
+namespace wireseal::dtls::detail {
+
+class RecordWriter {
+ public:
+  // install takes the sealer of epoch 1 (written after our ChangeCipherSpec).
+  void install(RecordSealer sealer) noexcept { sealer_.emplace(std::move(sealer)); }
+  bool sealing() const noexcept { return sealer_.has_value(); }
+  RecordSealer* sealer() noexcept { return sealer_ ? &*sealer_ : nullptr; }
+  const RecordSealer* sealer() const noexcept { return sealer_ ? &*sealer_ : nullptr; }
+  // current_epoch is the epoch alerts and application data go out in.
+  std::uint16_t current_epoch() const noexcept { return sealer_ ? sealer_->epoch() : 0; }
+
+  // Where a record's plaintext goes in its buffer, and the most that fits in `room` bytes.
+  std::size_t payload_offset(std::uint16_t epoch) const noexcept;
+  std::size_t max_plaintext(std::uint16_t epoch, std::size_t room) const noexcept;
+  std::size_t sealed_size(std::uint16_t epoch, std::size_t plaintext_len) const noexcept;
+
+  // write frames buffer[payload_offset(epoch), +plaintext_len) as one record in place and
+  // returns the record's length.
+  Result<std::size_t> write(std::uint16_t epoch, ContentType type, std::span<std::uint8_t> buffer,
+                            std::size_t plaintext_len) noexcept;
+
+ private:
+  std::optional<RecordSealer> sealer_;
+  std::uint64_t plaintext_sequence_ = 0;  // epoch 0
+};
+
+}  // namespace wireseal::dtls::detail

@@ -1,0 +1,382 @@
+// The server side of the full handshake (RFC 5246 §7.3, RFC 6347 §4.2). Cookies are checked
+// before an Endpoint exists (hello_verifier.h), so the ClientHello that reaches this flow is
+// the one the handshake answers.
+//
+//   ClientHello  →
+//                ←  ServerHello, Certificate*, ServerKeyExchange*, CertificateRequest*,
+//                   ServerHelloDone
+//   Certificate*, ClientKeyExchange, CertificateVerify*, [ChangeCipherSpec], Finished  →
+//                ←  [ChangeCipherSpec], Finished
+#include <algorithm>
+#include <array>
+
+#include "endpoint_state.h"
+#include "wireseal/dtls/handshake/certificate.h"
+#include "wireseal/dtls/handshake/certificate_request.h"
+#include "wireseal/dtls/handshake/certificate_verify.h"
+#include "wireseal/dtls/handshake/client_hello.h"
+#include "wireseal/dtls/handshake/client_key_exchange.h"
+#include "wireseal/dtls/handshake/server_hello.h"
+#include "wireseal/dtls/handshake/server_key_exchange.h"
+#include "wireseal/dtls/record.h"
+
+namespace wireseal::dtls::detail {
+
+namespace {
+
+constexpr std::uint16_t kRenegotiationScsv = 0x00FF;  // RFC 5746 §3.3
+constexpr std::array<std::uint8_t, 1> kUncompressedPoints{0};
+constexpr std::array<std::uint8_t, 2> kCertificateTypes{kEcdsaSign, kRsaSign};
+// RFC 5246 §7.4.1.4.1: a client without signature_algorithms accepts SHA-1 signatures.
+constexpr std::array<std::uint16_t, 2> kSha1Schemes{0x0201, 0x0203};
+
+// The client's offer, as the choices below need it.
+struct Offer {
+  const ClientHello& hello;
+  std::vector<std::uint16_t> schemes;  // what the client accepts signatures with
+};
+
+// choose_group picks our first group the client offered (P-256 if it named none, RFC 8422 §4).
+std::uint16_t choose_group(const EndpointState& s, const ClientHello& hello) noexcept {
+  for (std::uint16_t group : s.groups) {
+    if (hello.extensions.supported_groups.empty()
+            ? group == 23
+            : hello.extensions.supported_groups.contains(group)) {
+      return group;
+    }
+  }
+  return 0;
+}
+
+// choose_suite walks our preference order and takes the first suite the client offered that
+// our identity can serve, settling the group and the signature scheme with it.
+const CipherSuite* choose_suite(EndpointState& s, const Offer& offer) noexcept {
+  for (std::uint16_t code : s.suites) {
+    const CipherSuite* suite = find_cipher_suite(code);
+    if (!offer.hello.cipher_suites.contains(code)) {
+      continue;
+    }
+    const std::uint16_t group =
+        suite->key_exchange == KeyExchange::kPsk ? 0 : choose_group(s, offer.hello);
+    if (suite->key_exchange != KeyExchange::kPsk && group == 0) {
+      continue;
+    }
+    std::uint16_t scheme = 0;
+    if (suite->auth != SuiteAuth::kPsk) {
+      scheme = choose_signature_scheme(s, s.config->certificate->key, offer.schemes);
+      if (scheme == 0) {
+        continue;
+      }
+    }
+    s.negotiated.group = group;
+    s.negotiated.signature_scheme = scheme;
+    return suite;
+  }
+  return nullptr;
+}
+
+Status read_extensions(EndpointState& s, const ClientHello& hello) noexcept {
+  const HelloExtensions& e = hello.extensions;
+  const EndpointConfig& c = *s.config;
+  if (e.has_renegotiation_info && !e.renegotiated_connection.empty()) {
+    return fail(s, {Error::kAuthFailed, AlertDescription::kHandshakeFailure,
+                    "non-empty renegotiation_info on an initial handshake (RFC 5746)"});
+  }
+  s.secure_renegotiation =
+      e.has_renegotiation_info || hello.cipher_suites.contains(kRenegotiationScsv);
+  s.peer_offered_ems = e.extended_master_secret;
+  if (!e.extended_master_secret && c.require_extended_master_secret) {
+    return fail(s, {Error::kUnsupported, AlertDescription::kHandshakeFailure,
+                    "the client does not offer the extended master secret (RFC 7627)"});
+  }
+  s.peer_offered_etm = e.encrypt_then_mac;
+  s.peer_sent_point_formats = !e.ec_point_formats.empty();
+  if (e.has_use_srtp) {
+    for (std::uint16_t profile : c.srtp_profiles) {
+      if (e.srtp_profiles.contains(profile)) {
+        s.negotiated.srtp_profile = profile;
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+Status write_server_hello_message(EndpointState& s, std::span<const std::uint8_t> mki) noexcept {
+  ServerHello hello;
+  hello.version = kDtls12Version;
+  hello.random = s.server_random;
+  hello.cipher_suite = s.suite->code;
+  HelloExtensions& e = hello.extensions;
+  e.has_renegotiation_info = s.secure_renegotiation;
+  e.extended_master_secret = s.negotiated.extended_master_secret;
+  e.encrypt_then_mac = s.negotiated.encrypt_then_mac;
+  const std::array<std::uint16_t, 1> profile{s.negotiated.srtp_profile};
+  if (s.negotiated.srtp_profile != 0) {
+    e.has_use_srtp = true;
+    e.srtp_profiles = profile;
+    e.srtp_mki = mki;  // RFC 5764 §4.1.1: the server echoes the client's MKI
+  }
+  if (s.peer_sent_point_formats && s.suite->key_exchange != KeyExchange::kPsk) {
+    e.ec_point_formats = kUncompressedPoints;
+  }
+  return send_message(s, HandshakeType::kServerHello, 0, [&hello](std::span<std::uint8_t> out) {
+    return write_server_hello(hello, out);
+  });
+}
+
+Status write_server_key_exchange_message(EndpointState& s) noexcept {
+  const KeyExchange kx = s.suite->key_exchange;
+  const EndpointConfig& c = *s.config;
+  ServerKeyExchange ske;
+  ske.psk_identity_hint = c.psk_identity_hint;
+  std::array<std::uint8_t, 4 + 97> params{};
+  std::vector<std::uint8_t> signature;
+  if (kx != KeyExchange::kPsk) {
+    const Result<crypto::NamedGroup> group = crypto::named_group(s.negotiated.group);
+    Result<crypto::KeyShare> share = crypto::KeyShare::generate(*group);
+    if (!share) {
+      return share.error();
+    }
+    s.key_share.emplace(std::move(*share));
+    ske.named_group = s.negotiated.group;
+    ske.public_key = s.key_share->public_key();
+  }
+  if (kx == KeyExchange::kEcdhe) {
+    const Result<std::size_t> n = write_server_ecdh_params(ske.named_group, ske.public_key, params);
+    if (!n) {
+      return n.error();
+    }
+    std::array<std::uint8_t, 2 * kHelloRandomSize + params.size()> signed_content{};
+    std::copy(s.client_random.begin(), s.client_random.end(), signed_content.begin());
+    std::copy(s.server_random.begin(), s.server_random.end(),
+              signed_content.begin() + kHelloRandomSize);
+    std::copy_n(params.begin(), *n, signed_content.begin() + 2 * kHelloRandomSize);
+    signature.resize(c.certificate->key.max_signature_size());
+    const Result<std::size_t> sig =
+        sign_into(s, s.negotiated.signature_scheme,
+                  std::span(signed_content).first(2 * kHelloRandomSize + *n), signature);
+    if (!sig) {
+      return sig.error();
+    }
+    ske.signature_scheme = s.negotiated.signature_scheme;
+    ske.signature = std::span(signature).first(*sig);
+  }
+  return send_message(
+      s, HandshakeType::kServerKeyExchange, 0,
+      [kx, &ske](std::span<std::uint8_t> out) { return write_server_key_exchange(kx, ske, out); });
+}
+
+Status send_server_flight(EndpointState& s, std::span<const std::uint8_t> mki) noexcept {
+  const EndpointConfig& c = *s.config;
+  const KeyExchange kx = s.suite->key_exchange;
+  begin_flight(s);
+  if (const Status st = write_server_hello_message(s, mki); !st) {
+    return st;
+  }
+  if (s.suite->auth != SuiteAuth::kPsk) {
+    const std::span<const std::span<const std::uint8_t>> chain =
+        c.certificate->chain.certificates();
+    if (const Status st = send_message(
+            s, HandshakeType::kCertificate, 0,
+            [chain](std::span<std::uint8_t> out) { return write_certificate(chain, out); });
+        !st) {
+      return st;
+    }
+  }
+  if (kx != KeyExchange::kPsk || !c.psk_identity_hint.empty()) {
+    if (const Status st = write_server_key_exchange_message(s); !st) {
+      return st;
+    }
+  }
+  s.certificate_requested = s.suite->auth != SuiteAuth::kPsk && verifies_peer_by_certificate(c);
+  if (s.certificate_requested) {
+    CertificateRequest request;
+    request.certificate_types = kCertificateTypes;
+    request.signature_algorithms = U16List(std::span<const std::uint16_t>(s.signature_schemes));
+    if (const Status st = send_message(s, HandshakeType::kCertificateRequest, 0,
+                                       [&request](std::span<std::uint8_t> out) {
+                                         return write_certificate_request(request, out);
+                                       });
+        !st) {
+      return st;
+    }
+  }
+  if (const Status st = send_message(
+          s, HandshakeType::kServerHelloDone, 0,
+          [](std::span<std::uint8_t>) -> Result<std::size_t> { return std::size_t{0}; });
+      !st) {
+    return st;
+  }
+  finish_flight(s, true);
+  return {};
+}
+
+Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
+  const Result<ClientHello> hello = parse_client_hello(m.body);
+  if (!hello) {
+    return fail(s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed ClientHello"});
+  }
+  // DTLS versions count down: 0xFEFD is 1.2, 0xFEFF 1.0; anything above 1.2 still speaks it.
+  if (hello->version > kDtls12Version) {
+    return fail(s, {Error::kUnsupported, AlertDescription::kProtocolVersion,
+                    "the client does not offer DTLS 1.2"});
+  }
+  if (std::find(hello->compression_methods.begin(), hello->compression_methods.end(), 0) ==
+      hello->compression_methods.end()) {
+    return fail(s, {Error::kMalformed, AlertDescription::kIllegalParameter,
+                    "the client does not offer null compression"});
+  }
+  if (const Status st = read_extensions(s, *hello); !st) {
+    return st;
+  }
+  Offer offer{*hello, {}};
+  const U16List& schemes = hello->extensions.signature_algorithms;
+  if (schemes.empty()) {
+    offer.schemes.assign(kSha1Schemes.begin(), kSha1Schemes.end());
+  }
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    offer.schemes.push_back(schemes[i]);
+  }
+  s.suite = choose_suite(s, offer);
+  if (s.suite == nullptr) {
+    return fail(s, {Error::kUnsupported, AlertDescription::kHandshakeFailure,
+                    "no cipher suite, group and signature scheme in common with the client"});
+  }
+  const std::optional<SuiteInfo> info = suite_info(s.suite->code);
+  s.cipher = info->cipher;
+  s.prf_hash = info->prf_hash;
+  s.negotiated.suite = s.suite;
+  s.negotiated.extended_master_secret = s.peer_offered_ems;
+  s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
+  s.client_random = hello->random;
+  s.config->random(s.server_random);
+  if (const Status st = log_message(s, m.msg_type, m.message_seq, m.body); !st) {
+    return st;
+  }
+  // RFC 6347 §4.2.2: our first message takes the number of the hello it answers.
+  s.next_send_seq = m.message_seq;
+  if (const Status st = send_server_flight(s, hello->extensions.srtp_mki); !st) {
+    return fail(s,
+                {st.error(), AlertDescription::kInternalError, "cannot write the server flight"});
+  }
+  s.state = s.certificate_requested ? HandshakeState::kWaitClientCertificate
+                                    : HandshakeState::kWaitClientKeyExchange;
+  return {};
+}
+
+Status do_client_certificate(EndpointState& s, const HandshakeMessage& m) noexcept {
+  const Result<Certificate> certificate = parse_certificate(m.body);
+  if (!certificate) {
+    return fail(s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed Certificate"});
+  }
+  if (certificate->certificate_list.empty()) {
+    if (!s.config->allow_unauthenticated_peer) {
+      return fail(s, {Error::kAuthFailed, AlertDescription::kHandshakeFailure,
+                      "the client sent no certificate"});
+    }
+  } else {
+    if (const Status st = accept_peer_certificate(s, m.body); !st) {
+      return st;
+    }
+    s.client_sent_certificate = true;
+  }
+  s.state = HandshakeState::kWaitClientKeyExchange;
+  return log_message(s, m.msg_type, m.message_seq, m.body);
+}
+
+Status do_client_key_exchange(EndpointState& s, const HandshakeMessage& m) noexcept {
+  const KeyExchange kx = s.suite->key_exchange;
+  const Result<ClientKeyExchange> cke = parse_client_key_exchange(kx, m.body);
+  if (!cke) {
+    return fail(s,
+                {Error::kMalformed, AlertDescription::kDecodeError, "malformed ClientKeyExchange"});
+  }
+  if (kx != KeyExchange::kEcdhe) {
+    const std::vector<std::uint8_t>& identity = s.config->psk_identity;
+    if (!std::equal(cke->psk_identity.begin(), cke->psk_identity.end(), identity.begin(),
+                    identity.end())) {
+      return fail(s, {Error::kAuthFailed, AlertDescription::kUnknownPskIdentity,
+                      "the client's PSK identity is not the configured one"});
+    }
+  }
+  if (kx != KeyExchange::kPsk) {
+    if (const Status st = ecdh_premaster(s, cke->public_key); !st) {
+      return st;
+    }
+  }
+  if (kx != KeyExchange::kEcdhe) {
+    if (const Status st = psk_premaster(s); !st) {
+      return fail(s, {st.error(), AlertDescription::kInternalError, "cannot form the PSK secret"});
+    }
+  }
+  if (const Status st = log_message(s, m.msg_type, m.message_seq, m.body); !st) {
+    return st;
+  }
+  if (const Status st = derive_master_secret(s); !st) {
+    return st;
+  }
+  if (const Status st = install_keys(s); !st) {
+    return st;
+  }
+  s.state = s.client_sent_certificate ? HandshakeState::kWaitCertificateVerify
+                                      : HandshakeState::kWaitChangeCipherSpec;
+  return {};
+}
+
+Status do_certificate_verify(EndpointState& s, const HandshakeMessage& m) noexcept {
+  const Result<CertificateVerify> verify = parse_certificate_verify(m.body);
+  if (!verify) {
+    return fail(s,
+                {Error::kMalformed, AlertDescription::kDecodeError, "malformed CertificateVerify"});
+  }
+  // RFC 5246 §7.4.8: over every handshake message before this one.
+  if (const Status st =
+          verify_peer_signature(s, verify->signature_scheme, s.log, verify->signature);
+      !st) {
+    return st;
+  }
+  s.state = HandshakeState::kWaitChangeCipherSpec;
+  return log_message(s, m.msg_type, m.message_seq, m.body);
+}
+
+Status do_client_finished(EndpointState& s, const HandshakeMessage& m) noexcept {
+  if (const Status st = check_finished(s, m); !st) {
+    return st;
+  }
+  begin_flight(s);
+  if (const Status st = send_finished(s); !st) {
+    return st;
+  }
+  finish_flight(s, false);  // the last flight: sent again only when the client repeats its own
+  return become_connected(s);
+}
+
+Status unexpected(EndpointState& s) noexcept {
+  return fail(s, {Error::kBadState, AlertDescription::kUnexpectedMessage,
+                  "a handshake message the server did not expect now"});
+}
+
+}  // namespace
+
+Status server_handle_message(EndpointState& s, const HandshakeMessage& m) noexcept {
+  const auto type = static_cast<HandshakeType>(m.msg_type);
+  switch (s.state) {
+    case HandshakeState::kWaitClientHello:
+      return type == HandshakeType::kClientHello ? do_client_hello(s, m) : unexpected(s);
+    case HandshakeState::kWaitClientCertificate:
+      return type == HandshakeType::kCertificate ? do_client_certificate(s, m) : unexpected(s);
+    case HandshakeState::kWaitClientKeyExchange:
+      return type == HandshakeType::kClientKeyExchange ? do_client_key_exchange(s, m)
+                                                       : unexpected(s);
+    case HandshakeState::kWaitCertificateVerify:
+      return type == HandshakeType::kCertificateVerify ? do_certificate_verify(s, m)
+                                                       : unexpected(s);
+    case HandshakeState::kWaitFinished:
+      return type == HandshakeType::kFinished ? do_client_finished(s, m) : unexpected(s);
+    default:
+      return unexpected(s);
+  }
+}
+
+}  // namespace wireseal::dtls::detail

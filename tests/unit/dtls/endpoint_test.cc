@@ -1,0 +1,386 @@
+// dtls::Endpoint against itself over the in-memory network: every key exchange, suite family
+// and way of authenticating the peer; use_srtp and the exporter; fragmentation; a lossy link;
+// the timeout; and the failures that must end a handshake.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "endpoint_harness.h"
+#include "wireseal/dtls/handshake/cipher_suite.h"
+
+namespace wireseal::dtls {
+namespace {
+
+using crypto::KeyType;
+using test::Network;
+
+std::shared_ptr<EndpointConfig> client_config() {
+  auto c = std::make_shared<EndpointConfig>();
+  c->role = Role::kClient;
+  return c;
+}
+
+std::shared_ptr<EndpointConfig> server_config(KeyType type) {
+  auto c = std::make_shared<EndpointConfig>();
+  c->role = Role::kServer;
+  c->certificate = test::copy_certificate(type);
+  // A server that does not ask for client certificates accepts anonymous clients only
+  // when told so (fail-closed); tests that want client authentication set fingerprints.
+  c->allow_unauthenticated_peer = true;
+  return c;
+}
+
+void use_psk(EndpointConfig& c) {
+  c.psk = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c};
+  c.psk_identity = {'c', 'l', 'i', 'e', 'n', 't'};
+}
+
+void expect_same_keys(Endpoint& a, Endpoint& b) {
+  std::array<std::uint8_t, 40> ea{};
+  std::array<std::uint8_t, 40> eb{};
+  const std::array<std::uint8_t, 3> context{1, 2, 3};
+  ASSERT_TRUE(a.export_keying_material("EXPERIMENTAL wireseal", context, true, ea));
+  ASSERT_TRUE(b.export_keying_material("EXPERIMENTAL wireseal", context, true, eb));
+  EXPECT_EQ(ea, eb);
+  std::array<std::uint8_t, 40> no_context{};
+  ASSERT_TRUE(a.export_keying_material("EXPERIMENTAL wireseal", {}, false, no_context));
+  EXPECT_NE(ea, no_context);
+}
+
+void expect_data_both_ways(Network& net) {
+  net.send(net.client(), "hello from the client");
+  ASSERT_FALSE(net.server().data.empty());
+  EXPECT_EQ(net.server().data.back(), "hello from the client");
+  net.send(net.server(), "and back");
+  ASSERT_FALSE(net.client().data.empty());
+  EXPECT_EQ(net.client().data.back(), "and back");
+}
+
+TEST(Endpoint, EcdsaServerByFingerprint) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  const Negotiated& n = net.client().endpoint->negotiated();
+  EXPECT_EQ(n.suite->code, 0xC02B);
+  EXPECT_EQ(n.group, 29);
+  EXPECT_EQ(n.signature_scheme, 0x0403);
+  EXPECT_TRUE(n.extended_master_secret);
+  EXPECT_EQ(n.peer_auth, PeerAuth::kFingerprint);
+  EXPECT_EQ(net.server().endpoint->negotiated().peer_auth, PeerAuth::kNone);
+  expect_same_keys(*net.client().endpoint, *net.server().endpoint);
+  expect_data_both_ways(net);
+  EXPECT_EQ(net.client().endpoint->stats().retransmissions, 0U);
+}
+
+TEST(Endpoint, MutualFingerprintsWithSrtpAsWebRtcDoes) {
+  auto client = client_config();
+  client->certificate = test::copy_certificate(KeyType::kEcP256);
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP384)};
+  client->srtp_profiles = {0x0007, 0x0001};
+  auto server = server_config(KeyType::kEcP384);
+  server->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  server->allow_unauthenticated_peer = false;
+  server->srtp_profiles = {0x0001, 0x0007, 0x0008};
+  Network net(client, server, {}, /*cookies=*/true);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_EQ(net.hello_verify_replies(), 1U);
+  EXPECT_EQ(net.server().endpoint->negotiated().peer_auth, PeerAuth::kFingerprint);
+  EXPECT_EQ(net.client().endpoint->negotiated().srtp_profile, 0x0001);
+  const Result<SrtpKeyingMaterial> a = net.client().endpoint->srtp_keying_material();
+  const Result<SrtpKeyingMaterial> b = net.server().endpoint->srtp_keying_material();
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->size, 60U);
+  EXPECT_TRUE(std::equal(a->material().begin(), a->material().end(), b->material().begin(),
+                         b->material().end()));
+  EXPECT_FALSE(net.client().endpoint->peer_certificate().empty());
+  EXPECT_FALSE(net.server().endpoint->peer_certificate().empty());
+  expect_data_both_ways(net);
+}
+
+// Every suite, with the identity it needs: certificate suites with an ECDSA or RSA server,
+// PSK suites with a PSK on both sides.
+TEST(Endpoint, EverySuite) {
+  for (const CipherSuite& suite : cipher_suites()) {
+    SCOPED_TRACE(suite.openssl_name);
+    auto client = client_config();
+    client->cipher_suites = {suite.code};
+    std::shared_ptr<EndpointConfig> server;
+    if (suite.auth == SuiteAuth::kPsk) {
+      server = std::make_shared<EndpointConfig>();
+      server->role = Role::kServer;
+      use_psk(*server);
+      use_psk(*client);
+    } else {
+      const KeyType type = suite.auth == SuiteAuth::kRsa ? KeyType::kRsa : KeyType::kEcP256;
+      server = server_config(type);
+      client->peer_fingerprints = {test::fingerprint_of(type)};
+    }
+    server->cipher_suites = {suite.code};
+    Network net(client, server);
+    net.handshake();
+    ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+    EXPECT_EQ(net.server().endpoint->negotiated().suite->code, suite.code);
+    EXPECT_EQ(net.client().endpoint->negotiated().encrypt_then_mac, !suite.aead);
+    expect_same_keys(*net.client().endpoint, *net.server().endpoint);
+    expect_data_both_ways(net);
+  }
+}
+
+TEST(Endpoint, EveryGroupAndServerKey) {
+  for (const std::uint16_t group : std::array<std::uint16_t, 3>{29, 23, 24}) {
+    for (KeyType type : {KeyType::kEcP256, KeyType::kEcP384, KeyType::kEd25519, KeyType::kRsa}) {
+      SCOPED_TRACE(testing::Message() << "group " << group << " key " << static_cast<int>(type));
+      auto client = client_config();
+      client->groups = {group};
+      client->peer_fingerprints = {test::fingerprint_of(type)};
+      Network net(client, server_config(type));
+      net.handshake();
+      ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+      EXPECT_EQ(net.client().endpoint->negotiated().group, group);
+    }
+  }
+}
+
+TEST(Endpoint, EverySignatureScheme) {
+  struct Case {
+    KeyType key;
+    std::uint16_t scheme;
+  };
+  for (const Case c :
+       {Case{KeyType::kEcP256, 0x0403}, Case{KeyType::kEcP384, 0x0503}, Case{KeyType::kRsa, 0x0401},
+        Case{KeyType::kRsa, 0x0501}, Case{KeyType::kRsa, 0x0804}, Case{KeyType::kRsa, 0x0805},
+        Case{KeyType::kRsa, 0x0806}, Case{KeyType::kEd25519, 0x0807}}) {
+    SCOPED_TRACE(c.scheme);
+    auto client = client_config();
+    client->signature_schemes = {c.scheme};
+    client->peer_fingerprints = {test::fingerprint_of(c.key)};
+    // Mutual: the client signs CertificateVerify with the same scheme.
+    client->certificate = test::copy_certificate(c.key);
+    auto server = server_config(c.key);
+    server->peer_fingerprints = {test::fingerprint_of(c.key)};
+    Network net(client, server);
+    net.handshake();
+    ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+    EXPECT_EQ(net.client().endpoint->negotiated().signature_scheme, c.scheme);
+  }
+}
+
+TEST(Endpoint, PskAndEcdhePskWithIdentityHint) {
+  for (const std::uint16_t suite : std::array<std::uint16_t, 2>{0x00A8, 0xCCAC}) {
+    auto client = client_config();
+    use_psk(*client);
+    client->cipher_suites = {suite};
+    auto server = std::make_shared<EndpointConfig>();
+    server->role = Role::kServer;
+    use_psk(*server);
+    server->psk_identity_hint = {'h', 'i', 'n', 't'};
+    Network net(client, server);
+    net.handshake();
+    ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+    EXPECT_EQ(net.client().endpoint->negotiated().peer_auth, PeerAuth::kPsk);
+    expect_data_both_ways(net);
+  }
+}
+
+// With another PSK the client's Finished does not even decrypt: it is dropped like any
+// forged record (RFC 6347 §4.1.2.7), and the handshake runs out of time on both sides.
+TEST(Endpoint, WrongPskNeverConnects) {
+  auto client = client_config();
+  use_psk(*client);
+  client->psk[0] ^= 1;
+  client->handshake_timeout = std::chrono::seconds(10);
+  auto server = std::make_shared<EndpointConfig>();
+  server->role = Role::kServer;
+  use_psk(*server);
+  server->handshake_timeout = std::chrono::seconds(10);
+  Network net(client, server);
+  net.run([&net] { return net.client().failed && net.server().failed; });
+  EXPECT_FALSE(net.client().connected || net.server().connected);
+  EXPECT_EQ(net.server().endpoint->failure().error, Error::kTimedOut);
+  EXPECT_GT(net.server().endpoint->stats().drops.total(), 0U);
+}
+
+TEST(Endpoint, WrongFingerprintFailsClosed) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP384)};
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  EXPECT_TRUE(net.client().failed);
+  EXPECT_FALSE(net.client().connected);
+  EXPECT_EQ(net.client().endpoint->failure().error, Error::kAuthFailed);
+  EXPECT_EQ(net.client().endpoint->failure().alert, AlertDescription::kBadCertificate);
+  // The server got the alert.
+  EXPECT_TRUE(net.server().failed);
+  EXPECT_TRUE(net.server().endpoint->failure().alert_from_peer);
+}
+
+TEST(Endpoint, NoWayToAuthenticateTheServerFailsUnlessOptedOut) {
+  Network refused(client_config(), server_config(KeyType::kEcP256));
+  refused.handshake();
+  EXPECT_TRUE(refused.client().failed);
+
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  Network allowed(client, server_config(KeyType::kEcP256));
+  allowed.handshake();
+  EXPECT_TRUE(allowed.client().connected);
+  EXPECT_EQ(allowed.client().endpoint->negotiated().peer_auth, PeerAuth::kNone);
+}
+
+TEST(Endpoint, ServerRequiresTheClientCertificateItAskedFor) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  auto server = server_config(KeyType::kEcP256);
+  server->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP384)};
+  server->allow_unauthenticated_peer = false;
+  Network net(client, server);
+  net.handshake();
+  EXPECT_TRUE(net.server().failed);
+  EXPECT_FALSE(net.client().connected);
+  EXPECT_STREQ(net.server().endpoint->failure().reason, "the client sent no certificate");
+}
+
+TEST(Endpoint, ExtendedMasterSecretNegotiatedByDefault) {
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  auto server = server_config(KeyType::kEcP256);
+  server->require_extended_master_secret = false;
+  Network with_ems(client, server);
+  with_ems.handshake();
+  ASSERT_TRUE(with_ems.client().connected);
+  EXPECT_TRUE(with_ems.server().endpoint->negotiated().extended_master_secret);
+}
+
+TEST(Endpoint, SmallMtuFragmentsEveryFlight) {
+  auto client = client_config();
+  client->mtu = 256;
+  client->certificate = test::copy_certificate(KeyType::kRsa);
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kRsa)};
+  auto server = server_config(KeyType::kRsa);
+  server->mtu = 256;
+  server->peer_fingerprints = {test::fingerprint_of(KeyType::kRsa)};
+  Network net(client, server);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_GT(net.datagrams_sent(), 10U);  // two RSA certificates cannot fit in a few
+  expect_data_both_ways(net);
+}
+
+// RFC 6347 §4.2.4 on a bad link: 30 % loss, duplication and reordering, several seeds.
+TEST(Endpoint, LossyLinkCompletesOnRetransmissions) {
+  std::uint64_t retransmissions = 0;
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE(seed);
+    auto client = client_config();
+    client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+    client->mtu = 400;
+    auto server = server_config(KeyType::kEcP256);
+    server->mtu = 400;
+    Network net(client, server, {0.3, 0.2, 0.2, seed}, /*cookies=*/true);
+    net.handshake();
+    ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+    retransmissions += net.client().endpoint->stats().retransmissions +
+                       net.server().endpoint->stats().retransmissions;
+  }
+  EXPECT_GT(retransmissions, 0U);
+}
+
+TEST(Endpoint, TotalLossEndsWithTheTimeout) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  client->handshake_timeout = std::chrono::seconds(20);
+  test::LinkModel model;
+  model.lose_everything = true;
+  Network net(client, server_config(KeyType::kEcP256), model);
+  net.run([] { return false; }, std::chrono::seconds(60));
+  EXPECT_TRUE(net.client().failed);
+  EXPECT_EQ(net.client().endpoint->failure().error, Error::kTimedOut);
+  // 1 + 2 + 4 + 8 s pass before 20 s: four retransmissions.
+  EXPECT_EQ(net.client().endpoint->stats().retransmissions, 4U);
+}
+
+TEST(Endpoint, CloseNotifyBothWays) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  ASSERT_TRUE(net.client().endpoint->close());
+  net.run([&net] { return net.server().closed && net.client().closed; });
+  EXPECT_TRUE(net.server().closed);
+  EXPECT_TRUE(net.client().closed);
+  std::array<std::uint8_t, 64> record{};
+  EXPECT_EQ(net.client().endpoint->send(test::bytes_of("late"), record).error(), Error::kBadState);
+}
+
+TEST(Endpoint, ReleasesHandshakeMemoryOnceConnected) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  Network net(client, server_config(KeyType::kEcP256));
+  const std::size_t before = net.client().endpoint->memory_used();
+  net.handshake();
+  const std::size_t after = net.client().endpoint->memory_used();
+  EXPECT_LT(after, before);
+  EXPECT_LT(after, 8192U) << "steady-state bytes per association";
+}
+
+TEST(HelloVerifier, AFloodOfHellosWithoutCookiesCreatesNoState) {
+  std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
+  HelloVerifier verifier(secret);
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  std::array<std::uint8_t, 1500> hello{};
+  std::size_t hello_size = 0;
+  {
+    Endpoint e(client);
+    ASSERT_TRUE(e.start(Instant{}));
+    const Result<Output> out = e.poll_output(hello);
+    ASSERT_TRUE(out && out->kind == Output::Kind::kDatagram);
+    hello_size = out->size;
+  }
+  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
+  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
+  for (int i = 0; i < 1000; ++i) {
+    const HelloVerifier::Outcome o =
+        verifier.check(address, std::span(hello).first(hello_size), reply);
+    ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
+  }
+  // Garbage is dropped without a reply.
+  std::array<std::uint8_t, 40> junk{};
+  EXPECT_EQ(verifier.check(address, junk, reply).verdict, HelloVerifier::Verdict::kDrop);
+}
+
+TEST(HelloVerifier, CookieBindsAddressAndSurvivesOneRotation) {
+  std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
+  HelloVerifier verifier(secret);
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  Endpoint e(client);
+  ASSERT_TRUE(e.start(Instant{}));
+  std::array<std::uint8_t, 1500> first{};
+  const Result<Output> out = e.poll_output(first);
+  ASSERT_TRUE(out);
+  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
+  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
+  const HelloVerifier::Outcome o =
+      verifier.check(address, std::span(first).first(out->size), reply);
+  ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
+  ASSERT_TRUE(e.handle_datagram(Instant{}, std::span(reply).first(o.size)));
+  std::array<std::uint8_t, 1500> second{};
+  const Result<Output> again = e.poll_output(second);
+  ASSERT_TRUE(again && again->kind == Output::Kind::kDatagram);
+  const auto second_hello = std::span(second).first(again->size);
+  EXPECT_EQ(verifier.check(address, second_hello, reply).verdict, HelloVerifier::Verdict::kAccept);
+  const std::array<std::uint8_t, 6> other{10, 0, 0, 2, 0, 80};
+  EXPECT_EQ(verifier.check(other, second_hello, reply).verdict, HelloVerifier::Verdict::kReply);
+  secret.fill(7);
+  verifier.rotate(secret);
+  EXPECT_EQ(verifier.check(address, second_hello, reply).verdict, HelloVerifier::Verdict::kAccept);
+  verifier.rotate(secret);
+  EXPECT_EQ(verifier.check(address, second_hello, reply).verdict, HelloVerifier::Verdict::kReply);
+}
+
+}  // namespace
+}  // namespace wireseal::dtls
