@@ -11,6 +11,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev  # CLI parsing, formatting, JSON for the tool
   python3-cryptography-vectors  # NIST CAVP and RFC vector sets, read in place by the tests
   libsrtp2-dev                  # libsrtp2: SRTP/SRTCP interop oracle (tests/interop/srtp_*)
+  gnutls-bin                    # gnutls-serv/gnutls-cli: second DTLS peer for the handshake engine
   valgrind                      # constant-time validation (tests/ct) and callgrind profiles
 )
 

@@ -1,0 +1,578 @@
+// dtls::Endpoint against OpenSSL's and GnuTLS's DTLS over real UDP sockets on 127.0.0.1, both
+// roles:
+// the handshake completes, application data flows both ways, and the RFC 5705 exports and the
+// DTLS-SRTP keys OpenSSL prints (-keymatexport) equal ours byte for byte.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "child_process.h"
+#include "udp_relay.h"
+#include "wireseal/crypto/certificate.h"
+#include "wireseal/dtls/endpoint.h"
+
+namespace wireseal::interop {
+namespace {
+
+using dtls::Endpoint;
+using dtls::EndpointConfig;
+using dtls::Output;
+using std::chrono::milliseconds;
+
+constexpr const char* kExportLabel = "EXPERIMENTAL-wireseal";
+constexpr std::size_t kExportLength = 32;
+
+std::string hex(std::span<const std::uint8_t> bytes) {
+  std::string out;
+  char two[3];
+  for (std::uint8_t b : bytes) {
+    std::snprintf(two, sizeof two, "%02X", b);
+    out += two;
+  }
+  return out;
+}
+
+// A UDP socket on 127.0.0.1 with the peer fixed once known.
+class Udp {
+ public:
+  explicit Udp(std::uint16_t port = 0) : fd_(::socket(AF_INET, SOCK_DGRAM, 0)) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    socklen_t len = sizeof a;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+  }
+  ~Udp() { ::close(fd_); }
+  Udp(const Udp&) = delete;
+  Udp& operator=(const Udp&) = delete;
+  std::uint16_t port() const { return port_; }
+  void connect_to(std::uint16_t port) {
+    peer_.sin_family = AF_INET;
+    peer_.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    peer_.sin_port = htons(port);
+    has_peer_ = true;
+  }
+  void send(std::span<const std::uint8_t> d) {
+    ASSERT_TRUE(has_peer_);
+    ::sendto(fd_, d.data(), d.size(), 0, reinterpret_cast<const sockaddr*>(&peer_), sizeof peer_);
+  }
+  // receive waits up to `wait` for one datagram; a server learns its peer from the first.
+  std::optional<std::size_t> receive(std::span<std::uint8_t> out, milliseconds wait) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(wait.count())) <= 0) {
+      return std::nullopt;
+    }
+    sockaddr_in from{};
+    socklen_t len = sizeof from;
+    const ssize_t n =
+        ::recvfrom(fd_, out.data(), out.size(), 0, reinterpret_cast<sockaddr*>(&from), &len);
+    if (n < 0) {
+      return std::nullopt;
+    }
+    if (!has_peer_) {
+      peer_ = from;
+      has_peer_ = true;
+    }
+    return static_cast<std::size_t>(n);
+  }
+
+ private:
+  int fd_;
+  std::uint16_t port_ = 0;
+  sockaddr_in peer_{};
+  bool has_peer_ = false;
+};
+
+// Drives an Endpoint over a Udp socket with the real clock.
+class Driver {
+ public:
+  Driver(std::shared_ptr<const EndpointConfig> config, Udp& udp) : endpoint_(config), udp_(udp) {}
+  Endpoint& endpoint() { return endpoint_; }
+  const std::vector<std::string>& received() const { return received_; }
+
+  // pump runs until `done` or `limit`.
+  template <class Done>
+  bool pump(Done done, milliseconds limit) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    if (!started_) {
+      started_ = true;
+      EXPECT_TRUE(endpoint_.start(std::chrono::steady_clock::now()));
+    }
+    while (!done() && !failed_ && std::chrono::steady_clock::now() < end) {
+      flush();
+      std::array<std::uint8_t, 2048> in{};
+      const std::optional<std::size_t> n = udp_.receive(in, milliseconds(20));
+      const auto now = std::chrono::steady_clock::now();
+      if (n) {
+        (void)endpoint_.handle_datagram(now, std::span(in).first(*n));
+        flush();  // before `in` goes: application data views point into it
+      } else {
+        (void)endpoint_.handle_timeout(now);
+      }
+    }
+    flush();
+    return done();
+  }
+
+  void send(const std::string& text) {
+    std::array<std::uint8_t, 2048> record{};
+    const Result<std::size_t> n = endpoint_.send(
+        std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), record);
+    ASSERT_TRUE(n);
+    udp_.send(std::span(record).first(*n));
+  }
+
+  bool connected() const { return connected_; }
+  bool failed() const { return failed_; }
+
+ private:
+  void flush() {
+    std::array<std::uint8_t, 1500> out{};
+    for (;;) {
+      const Result<Output> o = endpoint_.poll_output(out);
+      if (!o) {
+        return;
+      }
+      switch (o->kind) {
+        case Output::Kind::kDatagram:
+          udp_.send(std::span(out).first(o->size));
+          break;
+        case Output::Kind::kConnected:
+          connected_ = true;
+          break;
+        case Output::Kind::kApplicationData:
+          received_.emplace_back(o->data.begin(), o->data.end());
+          break;
+        case Output::Kind::kFailed:
+          failed_ = true;
+          break;
+        case Output::Kind::kClosed:
+          break;
+        default:
+          return;
+      }
+    }
+  }
+
+  Endpoint endpoint_;
+  Udp& udp_;
+  std::vector<std::string> received_;
+  bool started_ = false;
+  bool connected_ = false;
+  bool failed_ = false;
+};
+
+struct Case {
+  const char* name;
+  std::uint16_t suite;
+  crypto::KeyType key;  // ignored for PSK suites
+  bool psk;
+  const char* srtp;  // OpenSSL profile name, or nullptr
+  std::uint16_t srtp_id;
+  std::size_t mtu;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+const char* openssl_name(std::uint16_t suite) {
+  return dtls::find_cipher_suite(suite)->openssl_name;
+}
+
+constexpr const char* kPskHex = "0102030405060708090a0b0c0d0e0f10";
+constexpr const char* kPskIdentity = "wireseal-client";
+
+class OpensslPeer : public testing::TestWithParam<std::tuple<Case, dtls::Role>> {
+ protected:
+  void SetUp() override {
+    openssl_ = find_program("openssl");
+    ASSERT_FALSE(openssl_.empty()) << "openssl not on PATH (scripts/install-deps.sh installs it)";
+    char tmpl[] = "/tmp/wireseal-endpoint-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+
+  // write_identity saves a fresh certificate and key as PEM for OpenSSL, returns ours.
+  crypto::CertifiedKey write_identity(crypto::KeyType type, const std::string& stem) {
+    Result<crypto::CertifiedKey> made = crypto::generate_self_signed(type, stem);
+    EXPECT_TRUE(made);
+    std::vector<std::uint8_t> pem(16384);
+    const Result<std::size_t> c = made->chain.to_pem(pem);
+    EXPECT_TRUE(c);
+    std::ofstream(dir_ + "/" + stem + ".crt")
+        .write(reinterpret_cast<const char*>(pem.data()), static_cast<std::streamsize>(*c));
+    const Result<std::size_t> k = made->key.to_pem(pem);
+    EXPECT_TRUE(k);
+    std::ofstream(dir_ + "/" + stem + ".key")
+        .write(reinterpret_cast<const char*>(pem.data()), static_cast<std::streamsize>(*k));
+    return std::move(*made);
+  }
+
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string openssl_;
+  std::string dir_;
+};
+
+std::string slurp_file(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::vector<std::uint8_t> bytes(const std::string& s) { return {s.begin(), s.end()}; }
+
+std::vector<std::uint8_t> psk_bytes() {
+  std::vector<std::uint8_t> out;
+  const std::string h = kPskHex;
+  for (std::size_t i = 0; i < h.size(); i += 2) {
+    out.push_back(static_cast<std::uint8_t>(std::stoi(h.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+TEST_P(OpensslPeer, HandshakeDataAndExports) {
+  const auto& [c, our_role] = GetParam();
+  const bool we_serve = our_role == dtls::Role::kServer;
+  auto config = std::make_shared<EndpointConfig>();
+  config->role = our_role;
+  config->cipher_suites = {c.suite};
+  config->mtu = c.mtu;
+  std::vector<std::string> argv = {openssl_,
+                                   we_serve ? "s_client" : "s_server",
+                                   "-dtls1_2",
+                                   "-cipher",
+                                   openssl_name(c.suite),
+                                   "-keymatexport",
+                                   kExportLabel,
+                                   "-keymatexportlen",
+                                   std::to_string(kExportLength),
+                                   "-mtu",
+                                   std::to_string(c.mtu)};
+  if (c.psk) {
+    config->psk = psk_bytes();
+    config->psk_identity = bytes(kPskIdentity);
+    argv.insert(argv.end(), {"-psk", kPskHex, "-psk_identity", kPskIdentity});
+    if (!we_serve) {
+      argv.push_back("-nocert");
+    }
+  } else {
+    crypto::CertifiedKey server_id = write_identity(c.key, "server");
+    const Result<crypto::Fingerprint> fp =
+        crypto::fingerprint(crypto::FingerprintHash::kSha256, server_id.chain.der(0));
+    ASSERT_TRUE(fp);
+    if (we_serve) {
+      config->certificate.emplace(std::move(server_id));
+    } else {
+      config->peer_fingerprints = {*fp};
+      argv.insert(argv.end(), {"-cert", dir_ + "/server.crt", "-key", dir_ + "/server.key"});
+    }
+  }
+  if (we_serve) {
+    config->allow_unauthenticated_peer = !c.psk;  // s_client sends no certificate
+  }
+  if (c.srtp != nullptr) {
+    config->srtp_profiles = {c.srtp_id};
+    argv.insert(argv.end(), {"-use_srtp", c.srtp});
+  }
+
+  Udp udp;
+  std::optional<ChildProcess> peer;
+  if (we_serve) {
+    argv.insert(argv.end(), {"-connect", "127.0.0.1:" + std::to_string(udp.port())});
+    peer.emplace(argv, dir_ + "/peer.err");
+  } else {
+    const std::uint16_t port = free_udp_port();
+    argv.insert(argv.end(), {"-accept", "127.0.0.1:" + std::to_string(port), "-naccept", "1"});
+    peer.emplace(argv, dir_ + "/peer.err");
+    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
+    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    udp.connect_to(port);
+  }
+  Driver us(config, udp);
+  const bool connected = us.pump([&us] { return us.connected(); }, milliseconds(10000));
+  std::ifstream err_file(dir_ + "/peer.err");
+  const std::string peer_err((std::istreambuf_iterator<char>(err_file)), {});
+  ASSERT_TRUE(connected) << us.endpoint().failure().reason << "\npeer stdout: " << peer->output()
+                         << "\npeer stderr: " << peer_err;
+
+  // OpenSSL prints its exports once the handshake is done.
+  std::array<std::uint8_t, kExportLength> ours{};
+  ASSERT_TRUE(us.endpoint().export_keying_material(kExportLabel, {}, false, ours));
+  EXPECT_TRUE(peer->wait_for_output("Keying material: " + hex(ours), milliseconds(5000)))
+      << peer->output();
+  if (c.srtp != nullptr) {
+    EXPECT_EQ(us.endpoint().negotiated().srtp_profile, c.srtp_id);
+    EXPECT_TRUE(peer->wait_for_output(std::string("SRTP Extension negotiated, profile=") + c.srtp,
+                                      milliseconds(5000)))
+        << peer->output();
+  }
+
+  // Data both ways: ours shows up on OpenSSL's stdout, a line on its stdin comes back to us.
+  us.send("wireseal says hello\n");
+  EXPECT_TRUE(peer->wait_for_output("wireseal says hello", milliseconds(5000))) << peer->output();
+  ASSERT_TRUE(peer->write_stdin("openssl answers\n"));
+  EXPECT_TRUE(us.pump(
+      [&us] {
+        return !us.received().empty() &&
+               us.received().back().find("openssl answers") != std::string::npos;
+      },
+      milliseconds(5000)));
+  peer->stop();
+}
+
+std::string case_name(const testing::TestParamInfo<std::tuple<Case, dtls::Role>>& info) {
+  const Case& c = std::get<0>(info.param);
+  return std::string(c.name) +
+         (std::get<1>(info.param) == dtls::Role::kServer ? "_WiresealServer" : "_WiresealClient");
+}
+
+// One case per suite family and authentication, plus use_srtp and a small MTU.
+const Case kCases[] = {
+    {"EcdsaP256Gcm", 0xC02B, crypto::KeyType::kEcP256, false, nullptr, 0, 1200},
+    {"EcdsaP384Gcm256", 0xC02C, crypto::KeyType::kEcP384, false, nullptr, 0, 1200},
+    {"EcdsaChaCha", 0xCCA9, crypto::KeyType::kEcP256, false, nullptr, 0, 1200},
+    {"EcdsaCcm", 0xC0AC, crypto::KeyType::kEcP256, false, nullptr, 0, 1200},
+    {"EcdsaCcm8", 0xC0AE, crypto::KeyType::kEcP256, false, nullptr, 0, 1200},
+    {"EcdsaCbcSha384", 0xC024, crypto::KeyType::kEcP256, false, nullptr, 0, 1200},
+    {"RsaGcm", 0xC02F, crypto::KeyType::kRsa, false, nullptr, 0, 1200},
+    {"RsaCbcSha", 0xC013, crypto::KeyType::kRsa, false, nullptr, 0, 1200},
+    {"RsaGcmSmallMtu", 0xC030, crypto::KeyType::kRsa, false, nullptr, 0, 400},
+    {"PskGcm", 0x00A8, crypto::KeyType::kEcP256, true, nullptr, 0, 1200},
+    {"PskCbcSha256", 0x00AE, crypto::KeyType::kEcP256, true, nullptr, 0, 1200},
+    {"EcdhePskChaCha", 0xCCAC, crypto::KeyType::kEcP256, true, nullptr, 0, 1200},
+    {"EcdhePskCbc", 0xC037, crypto::KeyType::kEcP256, true, nullptr, 0, 1200},
+    {"SrtpAesCm80", 0xC02B, crypto::KeyType::kEcP256, false, "SRTP_AES128_CM_SHA1_80", 1, 1200},
+    {"SrtpAeadGcm", 0xC02B, crypto::KeyType::kEcP256, false, "SRTP_AEAD_AES_128_GCM", 7, 1200},
+};
+
+INSTANTIATE_TEST_SUITE_P(Dtls12, OpensslPeer,
+                         testing::Combine(testing::ValuesIn(kCases),
+                                          testing::Values(dtls::Role::kClient,
+                                                          dtls::Role::kServer)),
+                         case_name);
+
+// --- GnuTLS: gnutls-serv (which insists on a cookie exchange) and gnutls-cli.
+
+struct GnutlsCase {
+  const char* name;
+  std::uint16_t suite;
+  crypto::KeyType key;
+  bool psk;
+  const char* priority;  // pins the suite: key exchange, cipher, MAC
+  const char* srtp;      // GnuTLS profile name, or nullptr
+  std::uint16_t srtp_id;
+};
+
+void PrintTo(const GnutlsCase& c, std::ostream* os) { *os << c.name; }
+
+std::string lower(std::string s) {
+  for (char& ch : s) {
+    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return s;
+}
+
+class GnutlsInterop : public testing::TestWithParam<std::tuple<GnutlsCase, dtls::Role>> {
+ protected:
+  void SetUp() override {
+    serv_ = find_program("gnutls-serv");
+    cli_ = find_program("gnutls-cli");
+    ASSERT_FALSE(serv_.empty() || cli_.empty())
+        << "gnutls-serv/gnutls-cli not on PATH (scripts/install-deps.sh installs gnutls-bin)";
+    char tmpl[] = "/tmp/wireseal-gnutls-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void write_file(const std::string& name, std::span<const std::uint8_t> bytes) {
+    std::ofstream(dir_ + "/" + name)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  }
+
+  std::string serv_;
+  std::string cli_;
+  std::string dir_;
+};
+
+TEST_P(GnutlsInterop, HandshakeAndData) {
+  const auto& [c, our_role] = GetParam();
+  const bool we_serve = our_role == dtls::Role::kServer;
+  if (we_serve && dtls::find_cipher_suite(c.suite)->key_exchange == dtls::KeyExchange::kEcdhePsk) {
+    GTEST_SKIP() << "gnutls-cli 3.7.9 dies of SIGSEGV right after an ECDHE-PSK handshake, against "
+                    "gnutls-serv too; the wireseal-client direction covers ECDHE-PSK with GnuTLS";
+  }
+  auto config = std::make_shared<EndpointConfig>();
+  config->role = our_role;
+  config->cipher_suites = {c.suite};
+  const std::string priority = std::string("NORMAL:-VERS-ALL:+VERS-DTLS1.2:") + c.priority;
+  std::vector<std::string> argv =
+      we_serve ? std::vector<std::string>{cli_, "--udp", "--priority", priority}
+               : std::vector<std::string>{serv_, "--udp", "--echo", "--priority", priority};
+  if (c.psk) {
+    config->psk = psk_bytes();
+    config->psk_identity = bytes(kPskIdentity);
+    if (we_serve) {
+      argv.insert(argv.end(), {"--pskusername", kPskIdentity, "--pskkey", kPskHex});
+    } else {
+      const std::string line = std::string(kPskIdentity) + ":" + kPskHex + "\n";
+      write_file("psk.passwd", bytes(line));
+      argv.insert(argv.end(), {"--pskpasswd", dir_ + "/psk.passwd"});
+    }
+  } else {
+    Result<crypto::CertifiedKey> id = crypto::generate_self_signed(c.key, "server");
+    ASSERT_TRUE(id);
+    const Result<crypto::Fingerprint> fp =
+        crypto::fingerprint(crypto::FingerprintHash::kSha256, id->chain.der(0));
+    ASSERT_TRUE(fp);
+    if (we_serve) {
+      config->certificate.emplace(std::move(*id));
+      config->allow_unauthenticated_peer = true;  // gnutls-cli sends no certificate
+      argv.push_back("--insecure");
+    } else {
+      std::vector<std::uint8_t> pem(16384);
+      const Result<std::size_t> cert = id->chain.to_pem(pem);
+      ASSERT_TRUE(cert);
+      write_file("server.crt", std::span(pem).first(*cert));
+      const Result<std::size_t> key = id->key.to_pem(pem);
+      ASSERT_TRUE(key);
+      write_file("server.key", std::span(pem).first(*key));
+      config->peer_fingerprints = {*fp};
+      argv.insert(argv.end(),
+                  {"--x509certfile", dir_ + "/server.crt", "--x509keyfile", dir_ + "/server.key"});
+    }
+  }
+  if (c.srtp != nullptr) {
+    config->srtp_profiles = {c.srtp_id};
+    argv.push_back(std::string("--srtp-profiles=") + c.srtp);
+  }
+
+  Udp udp;
+  std::optional<ChildProcess> peer;
+  if (we_serve) {
+    argv.insert(argv.end(), {"--keymatexport=" + std::string(kExportLabel),
+                             "--keymatexportsize=" + std::to_string(kExportLength), "--port",
+                             std::to_string(udp.port()), "127.0.0.1"});
+    peer.emplace(argv, dir_ + "/peer.err");
+  } else {
+    // gnutls-serv binds 0.0.0.0 and :: on one port; retry if another process took it.
+    std::uint16_t port = 0;
+    for (int attempt = 0; attempt < 8 && port == 0; ++attempt) {
+      const std::uint16_t candidate = free_udp_port();
+      std::vector<std::string> with_port = argv;
+      with_port.insert(with_port.end(), {"--port", std::to_string(candidate)});
+      peer.emplace(with_port, dir_ + "/peer.err");
+      const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
+      while (!udp_port_in_use(candidate) && !peer->wait_exit(milliseconds(0)) &&
+             std::chrono::steady_clock::now() < ready) {
+        std::this_thread::sleep_for(milliseconds(5));
+      }
+      if (udp_port_in_use(candidate)) {
+        port = candidate;
+      } else {
+        peer->stop();
+      }
+    }
+    ASSERT_NE(port, 0) << "gnutls-serv did not start";
+    udp.connect_to(port);
+  }
+  Driver us(config, udp);
+  const bool connected = us.pump([&us] { return us.connected(); }, milliseconds(10000));
+  std::ifstream err_file(dir_ + "/peer.err");
+  const std::string peer_err((std::istreambuf_iterator<char>(err_file)), {});
+  ASSERT_TRUE(connected) << us.endpoint().failure().reason << "\npeer stdout: " << peer->output()
+                         << "\npeer stderr: " << peer_err;
+  if (c.srtp != nullptr) {
+    EXPECT_EQ(us.endpoint().negotiated().srtp_profile, c.srtp_id);
+  }
+  if (we_serve) {
+    std::array<std::uint8_t, kExportLength> ours{};
+    ASSERT_TRUE(us.endpoint().export_keying_material(kExportLabel, {}, false, ours));
+    EXPECT_TRUE(peer->wait_for_output("- Key material: " + lower(hex(ours)), milliseconds(5000)))
+        << "ours: " << lower(hex(ours)) << "\npeer stdout: " << peer->output()
+        << "\npeer stderr: " << slurp_file(dir_ + "/peer.err");
+    // gnutls-cli sends its stdin lines; we answer one.
+    ASSERT_TRUE(peer->write_stdin("gnutls says hello\n"));
+    EXPECT_TRUE(us.pump(
+        [&us] {
+          return !us.received().empty() &&
+                 us.received().back().find("gnutls says hello") != std::string::npos;
+        },
+        milliseconds(5000)));
+    us.send("wireseal answers\n");
+    EXPECT_TRUE(peer->wait_for_output("wireseal answers", milliseconds(5000))) << peer->output();
+  } else {
+    // gnutls-serv --echo sends every record back.
+    us.send("wireseal says hello\n");
+    EXPECT_TRUE(us.pump(
+        [&us] {
+          return !us.received().empty() &&
+                 us.received().back().find("wireseal says hello") != std::string::npos;
+        },
+        milliseconds(5000)));
+  }
+  peer->stop();
+}
+
+std::string gnutls_case_name(
+    const testing::TestParamInfo<std::tuple<GnutlsCase, dtls::Role>>& info) {
+  const GnutlsCase& c = std::get<0>(info.param);
+  return std::string(c.name) +
+         (std::get<1>(info.param) == dtls::Role::kServer ? "_WiresealServer" : "_WiresealClient");
+}
+
+const GnutlsCase kGnutlsCases[] = {
+    {"EcdsaGcm", 0xC02B, crypto::KeyType::kEcP256, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+AES-128-GCM:-MAC-ALL:+AEAD", nullptr, 0},
+    {"EcdsaP384Gcm256", 0xC02C, crypto::KeyType::kEcP384, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+AES-256-GCM:-MAC-ALL:+AEAD", nullptr, 0},
+    {"EcdsaChaCha", 0xCCA9, crypto::KeyType::kEcP256, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+CHACHA20-POLY1305:-MAC-ALL:+AEAD", nullptr, 0},
+    {"EcdsaCcm", 0xC0AC, crypto::KeyType::kEcP256, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+AES-128-CCM:-MAC-ALL:+AEAD", nullptr, 0},
+    {"EcdsaCbcSha1", 0xC009, crypto::KeyType::kEcP256, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+AES-128-CBC:-MAC-ALL:+SHA1", nullptr, 0},
+    {"RsaGcm", 0xC02F, crypto::KeyType::kRsa, false,
+     "-KX-ALL:+ECDHE-RSA:-CIPHER-ALL:+AES-128-GCM:-MAC-ALL:+AEAD", nullptr, 0},
+    {"RsaCbcSha256", 0xC027, crypto::KeyType::kRsa, false,
+     "-KX-ALL:+ECDHE-RSA:-CIPHER-ALL:+AES-128-CBC:-MAC-ALL:+SHA256", nullptr, 0},
+    {"PskGcm", 0x00A8, crypto::KeyType::kEcP256, true,
+     "-KX-ALL:+PSK:-CIPHER-ALL:+AES-128-GCM:-MAC-ALL:+AEAD", nullptr, 0},
+    {"EcdhePskChaCha", 0xCCAC, crypto::KeyType::kEcP256, true,
+     "-KX-ALL:+ECDHE-PSK:-CIPHER-ALL:+CHACHA20-POLY1305:-MAC-ALL:+AEAD", nullptr, 0},
+    {"SrtpAesCm80", 0xC02B, crypto::KeyType::kEcP256, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+AES-128-GCM:-MAC-ALL:+AEAD", "SRTP_AES128_CM_HMAC_SHA1_80",
+     1},
+    // GnuTLS 3.7 has no AEAD SRTP profiles (RFC 7714); OpenSSL's cases cover them.
+    {"SrtpAesCm32", 0xC02B, crypto::KeyType::kEcP256, false,
+     "-KX-ALL:+ECDHE-ECDSA:-CIPHER-ALL:+AES-128-GCM:-MAC-ALL:+AEAD", "SRTP_AES128_CM_HMAC_SHA1_32",
+     2},
+};
+
+INSTANTIATE_TEST_SUITE_P(Dtls12, GnutlsInterop,
+                         testing::Combine(testing::ValuesIn(kGnutlsCases),
+                                          testing::Values(dtls::Role::kClient,
+                                                          dtls::Role::kServer)),
+                         gnutls_case_name);
+
+}  // namespace
+}  // namespace wireseal::interop
