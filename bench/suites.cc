@@ -19,11 +19,12 @@ namespace {
 
 // Add dtls/, srtp/ and smb/ suites here; their benchmark names start with that prefix.
 constexpr Suite kSuites[] = {
-    {"crypto/aead", &register_crypto_aead},     {"crypto/aes", &register_crypto_aes},
-    {"crypto/mac", &register_crypto_mac},       {"crypto/batch", &register_crypto_batch},
-    {"dtls/record", &register_dtls_record},     {"dtls/batch", &register_dtls_batch},
-    {"smb/transform", &register_smb_transform}, {"smb/roundtrip", &register_smb_roundtrip},
-    {"srtp/protect", &register_srtp_protect},   {"srtp/pion", &register_srtp_pion},
+    {"crypto/aead", &register_crypto_aead},       {"crypto/aes", &register_crypto_aes},
+    {"crypto/mac", &register_crypto_mac},         {"crypto/batch", &register_crypto_batch},
+    {"dtls/record", &register_dtls_record},       {"dtls/batch", &register_dtls_batch},
+    {"dtls/handshake", &register_dtls_handshake}, {"smb/transform", &register_smb_transform},
+    {"smb/roundtrip", &register_smb_roundtrip},   {"srtp/protect", &register_srtp_protect},
+    {"srtp/pion", &register_srtp_pion},
 };
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the
@@ -37,7 +38,7 @@ struct ShortSubset {
 constexpr ShortSubset kShortSubsets[] = {
     {"dtls/",
      "^dtls/(aes128gcm|aes128ccm|chacha20poly1305|aes128cbcsha256)_(encrypt|decrypt)/[a-z]+/"
-     "(16|256|1400|8192)$|^dtls/[a-z0-9]+_encrypt_batch8/[a-z]+/1400$"},
+     "(16|256|1400|8192)$|^dtls/[a-z0-9]+_encrypt_batch8/[a-z]+/1400$|^dtls/handshake_"},
     // srtp/: the two profiles that matter (AES-CM-128/HMAC-SHA1-80, AES-128-GCM) protected
     // single and batched at 100, 1200 and 1400 bytes, unprotected at 1200, and the IV build.
     {"srtp/",

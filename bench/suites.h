@@ -28,6 +28,7 @@ void register_crypto_mac();
 void register_crypto_batch();
 void register_dtls_record();
 void register_dtls_batch();
+void register_dtls_handshake();
 
 // short_profile_filter is the filter `wireseal bench` uses in its short (default) profile when
 // no --filter is given (the CLI asks the runner, --short_profile_filter): every registered

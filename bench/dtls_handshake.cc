@@ -1,0 +1,306 @@
+// dtls/handshake_<kind>: one full DTLS 1.2 handshake per iteration, client and server in one
+// thread over memory, through dtls::Endpoint and through OpenSSL (two SSL objects over memory
+// BIOs, one SSL_CTX per side made once, as a careful OpenSSL user would).
+//
+// Both sides are created inside the timed loop (an association's whole cost), the
+// configuration and certificates outside it. The client checks the server by its SHA-256
+// fingerprint in wireseal's case and does no verification in OpenSSL's (SSL_VERIFY_NONE):
+// the baseline is spared the chain check, not burdened with it. No cookie exchange on either
+// side. Sizes are "1": one handshake. Counters: allocs/op and B/op (the counting allocator,
+// every allocation both endpoints make), and for wireseal steady_bytes (memory_used() of the
+// client once connected) and peak_bytes (its largest memory_used() during the handshake).
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/bench_util.h"
+#include "bench/suites.h"
+#include "wireseal/crypto/certificate.h"
+#include "wireseal/dtls/endpoint.h"
+
+namespace wireseal::bench {
+namespace {
+
+struct HandshakeCase {
+  const char* name;
+  crypto::KeyType key;  // server certificate (ignored for PSK)
+  std::uint16_t group;
+  std::uint16_t suite;
+  const char* openssl_cipher;
+  const char* openssl_group;
+  bool psk;
+};
+
+constexpr HandshakeCase kCases[] = {
+    {"handshake_ecdhe_ecdsa_p256", crypto::KeyType::kEcP256, 23, 0xC02B,
+     "ECDHE-ECDSA-AES128-GCM-SHA256", "P-256", false},
+    // OpenSSL's client refuses an ECDSA certificate on a curve it did not offer (RFC 8422
+    // §5.1.1), so both offer P-256 after X25519 and negotiate X25519.
+    {"handshake_x25519_ecdsa", crypto::KeyType::kEcP256, 29, 0xC02B,
+     "ECDHE-ECDSA-AES128-GCM-SHA256", "X25519:P-256", false},
+    {"handshake_ecdhe_rsa2048", crypto::KeyType::kRsa, 29, 0xC02F, "ECDHE-RSA-AES128-GCM-SHA256",
+     "X25519", false},
+    {"handshake_psk", crypto::KeyType::kEcP256, 0, 0x00A8, "PSK-AES128-GCM-SHA256", "X25519", true},
+};
+
+constexpr std::array<std::uint8_t, 16> kPsk{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+constexpr const char* kPskIdentity = "bench";
+constexpr std::array<std::size_t, 1> kOne{1};
+
+crypto::CertifiedKey make_identity(crypto::KeyType type) {
+  Result<crypto::CertifiedKey> id = crypto::generate_self_signed(type, "bench");
+  if (!id) {
+    throw std::runtime_error("cannot generate a certificate");
+  }
+  return std::move(*id);
+}
+
+// --- wireseal
+
+struct WiresealPair {
+  std::shared_ptr<const dtls::EndpointConfig> client;
+  std::shared_ptr<const dtls::EndpointConfig> server;
+};
+
+WiresealPair wireseal_configs(const HandshakeCase& c) {
+  auto client = std::make_shared<dtls::EndpointConfig>();
+  auto server = std::make_shared<dtls::EndpointConfig>();
+  client->role = dtls::Role::kClient;
+  server->role = dtls::Role::kServer;
+  for (dtls::EndpointConfig* cfg : {client.get(), server.get()}) {
+    cfg->cipher_suites = {c.suite};
+    if (c.group == 23) {
+      cfg->groups = {23};
+    } else if (c.group == 29) {
+      cfg->groups = {29, 23};
+    }
+    if (c.psk) {
+      cfg->psk.assign(kPsk.begin(), kPsk.end());
+      cfg->psk_identity.assign(kPskIdentity, kPskIdentity + 5);
+    }
+  }
+  if (!c.psk) {
+    crypto::CertifiedKey id = make_identity(c.key);
+    const Result<crypto::Fingerprint> fp =
+        crypto::fingerprint(crypto::FingerprintHash::kSha256, id.chain.der(0));
+    client->peer_fingerprints = {*fp};
+    server->certificate.emplace(std::move(id));
+    server->allow_unauthenticated_peer = true;  // no client certificate, as in the baseline
+  }
+  return {client, server};
+}
+
+// The wireseal handshake: datagrams handed across until both sides report kConnected.
+class WiresealHandshake {
+ public:
+  explicit WiresealHandshake(const HandshakeCase& c) : configs_(wireseal_configs(c)) {}
+
+  bool operator()() {
+    dtls::Endpoint client(configs_.client);
+    dtls::Endpoint server(configs_.server);
+    const dtls::Instant now{};
+    if (!client.start(now) || !server.start(now)) {
+      return false;
+    }
+    bool client_up = false;
+    bool server_up = false;
+    for (int round = 0; round < 16 && !(client_up && server_up); ++round) {
+      if (!pump(client, server, client_up) || !pump(server, client, server_up)) {
+        return false;
+      }
+      peak_bytes = std::max(peak_bytes, client.memory_used());
+    }
+    steady_bytes = client.memory_used();
+    return client_up && server_up;
+  }
+
+  std::size_t steady_bytes = 0;
+  std::size_t peak_bytes = 0;
+
+ private:
+  // pump hands every datagram `from` has to `to`.
+  bool pump(dtls::Endpoint& from, dtls::Endpoint& to, bool& from_connected) {
+    for (;;) {
+      const Result<dtls::Output> out = from.poll_output(buffer_);
+      if (!out) {
+        return false;
+      }
+      switch (out->kind) {
+        case dtls::Output::Kind::kDatagram:
+          if (!to.handle_datagram(dtls::Instant{}, std::span(buffer_).first(out->size))) {
+            return false;
+          }
+          break;
+        case dtls::Output::Kind::kConnected:
+          from_connected = true;
+          break;
+        case dtls::Output::Kind::kFailed:
+          return false;
+        default:
+          return true;
+      }
+    }
+  }
+
+  WiresealPair configs_;
+  std::array<std::uint8_t, 1500> buffer_{};
+};
+
+// --- OpenSSL
+
+struct CtxFree {
+  void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
+};
+using Ctx = std::unique_ptr<SSL_CTX, CtxFree>;
+
+unsigned int psk_client_cb(SSL*, const char*, char* identity, unsigned int max_identity,
+                           unsigned char* psk, unsigned int max_psk) {
+  std::snprintf(identity, max_identity, "%s", kPskIdentity);
+  if (max_psk < kPsk.size()) {
+    return 0;
+  }
+  std::copy(kPsk.begin(), kPsk.end(), psk);
+  return static_cast<unsigned int>(kPsk.size());
+}
+
+unsigned int psk_server_cb(SSL*, const char*, unsigned char* psk, unsigned int max_psk) {
+  if (max_psk < kPsk.size()) {
+    return 0;
+  }
+  std::copy(kPsk.begin(), kPsk.end(), psk);
+  return static_cast<unsigned int>(kPsk.size());
+}
+
+Ctx openssl_ctx(const HandshakeCase& c, bool server, const crypto::CertifiedKey* id) {
+  Ctx ctx(SSL_CTX_new(DTLS_method()));
+  if (!ctx) {
+    throw std::runtime_error("SSL_CTX_new failed");
+  }
+  SSL_CTX_set_min_proto_version(ctx.get(), DTLS1_2_VERSION);
+  SSL_CTX_set_max_proto_version(ctx.get(), DTLS1_2_VERSION);
+  SSL_CTX_set_cipher_list(ctx.get(), c.openssl_cipher);
+  SSL_CTX_set1_groups_list(ctx.get(), c.openssl_group);
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_NONE, nullptr);
+  SSL_CTX_set_options(ctx.get(), SSL_OP_NO_QUERY_MTU);
+  if (c.psk) {
+    if (server) {
+      SSL_CTX_set_psk_server_callback(ctx.get(), psk_server_cb);
+    } else {
+      SSL_CTX_set_psk_client_callback(ctx.get(), psk_client_cb);
+    }
+  } else if (server) {
+    std::vector<std::uint8_t> pem(16384);
+    const Result<std::size_t> n = id->chain.to_pem(pem);
+    BIO* cert_bio = BIO_new_mem_buf(pem.data(), static_cast<int>(*n));
+    X509* cert = PEM_read_bio_X509(cert_bio, nullptr, nullptr, nullptr);
+    BIO_free(cert_bio);
+    const Result<std::size_t> k = id->key.to_pem(pem);
+    BIO* key_bio = BIO_new_mem_buf(pem.data(), static_cast<int>(*k));
+    EVP_PKEY* key = PEM_read_bio_PrivateKey(key_bio, nullptr, nullptr, nullptr);
+    BIO_free(key_bio);
+    const bool ok = cert != nullptr && key != nullptr &&
+                    SSL_CTX_use_certificate(ctx.get(), cert) == 1 &&
+                    SSL_CTX_use_PrivateKey(ctx.get(), key) == 1;
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    if (!ok) {
+      throw std::runtime_error("OpenSSL refused the certificate");
+    }
+  }
+  return ctx;
+}
+
+// The OpenSSL handshake: each side's written bytes become the other's next read.
+class OpensslHandshake {
+ public:
+  explicit OpensslHandshake(const HandshakeCase& c) {
+    std::optional<crypto::CertifiedKey> id;
+    if (!c.psk) {
+      id.emplace(make_identity(c.key));
+    }
+    client_ctx_ = openssl_ctx(c, false, id ? &*id : nullptr);
+    server_ctx_ = openssl_ctx(c, true, id ? &*id : nullptr);
+  }
+
+  bool operator()() {
+    SSL* client = SSL_new(client_ctx_.get());
+    SSL* server = SSL_new(server_ctx_.get());
+    BIO* c_in = BIO_new(BIO_s_mem());
+    BIO* c_out = BIO_new(BIO_s_mem());
+    BIO* s_in = BIO_new(BIO_s_mem());
+    BIO* s_out = BIO_new(BIO_s_mem());
+    BIO_set_mem_eof_return(c_in, -1);
+    BIO_set_mem_eof_return(s_in, -1);
+    SSL_set_bio(client, c_in, c_out);
+    SSL_set_bio(server, s_in, s_out);
+    SSL_set_mtu(client, 1200);
+    SSL_set_mtu(server, 1200);
+    SSL_set_connect_state(client);
+    SSL_set_accept_state(server);
+    bool done = false;
+    for (int round = 0; round < 32 && !done; ++round) {
+      const int rc = SSL_do_handshake(client);
+      move(c_out, s_in);
+      const int rs = SSL_do_handshake(server);
+      move(s_out, c_in);
+      done = rc == 1 && rs == 1;
+    }
+    SSL_free(client);
+    SSL_free(server);
+    ERR_clear_error();
+    return done;
+  }
+
+ private:
+  // move hands every pending datagram from one side's write BIO to the other's read BIO.
+  void move(BIO* from, BIO* to) {
+    for (;;) {
+      const int n = BIO_read(from, buffer_.data(), static_cast<int>(buffer_.size()));
+      if (n <= 0) {
+        return;
+      }
+      BIO_write(to, buffer_.data(), n);
+    }
+  }
+
+  Ctx client_ctx_;
+  Ctx server_ctx_;
+  std::array<std::uint8_t, 16384> buffer_{};
+};
+
+}  // namespace
+
+void register_dtls_handshake() {
+  for (const HandshakeCase& c : kCases) {
+    register_named(benchmark_name("dtls", c.name, kWireseal, 1), [c](benchmark::State& state) {
+      try {
+        auto handshake = std::make_shared<WiresealHandshake>(c);
+        auto t = timed([handshake] { return (*handshake)(); }, 0);
+        run_timed(state, t);
+        state.counters["steady_bytes"] = static_cast<double>(handshake->steady_bytes);
+        state.counters["peak_bytes"] = static_cast<double>(handshake->peak_bytes);
+      } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+      }
+    });
+    register_op(
+        "dtls", c.name, kOpenSsl,
+        [c](std::size_t) {
+          auto handshake = std::make_shared<OpensslHandshake>(c);
+          return timed([handshake] { return (*handshake)(); }, 0);
+        },
+        kOne);
+  }
+}
+
+}  // namespace wireseal::bench
