@@ -6,7 +6,9 @@
 //  - dtls_roundtrip, dtls_seal_batch, aead_batch: scripts (fuzz_input.h) over every cipher or
 //    algorithm with the options and call patterns each target reads;
 //  - dtls_handshake_codec: one well-formed body of every handshake message (and a fragmented
-//    handshake record, and an extensions block with every extension), written by the codec.
+//    handshake record, and an extensions block with every extension), written by the codec;
+//  - dtls_endpoint: what each side of a recorded in-memory handshake received (certificate
+//    and PSK configurations), under the target's counting randomness (dtls_endpoint.h).
 // Usage: fuzz_dtls_make_corpus <fuzz/corpus directory>
 #include <algorithm>
 #include <array>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "corpus_writer.h"
+#include "dtls_endpoint.h"
 #include "dtls_fuzz_setup.h"
 #include "dtls_handshake_codec.h"
 #include "fuzz_keys.h"
@@ -340,6 +343,54 @@ void handshake_codec_seeds(const std::filesystem::path& root) {
              });
 }
 
+// endpoint_seeds runs a handshake between the target's client and server configurations and
+// writes, per side, the datagrams that side received in the target's input format.
+void endpoint_seeds(const std::filesystem::path& root) {
+  for (const std::uint8_t psk : {std::uint8_t{0}, fuzz::kEndpointPsk}) {
+    fuzz::CountingRandom client_random;
+    fuzz::CountingRandom server_random;
+    dtls::Endpoint client(fuzz::fuzz_endpoint_config(psk, client_random));
+    dtls::Endpoint server(fuzz::fuzz_endpoint_config(psk | fuzz::kEndpointServer, server_random));
+    std::array<Bytes, 2> inputs{Bytes{psk}, Bytes{static_cast<std::uint8_t>(psk | 1)}};
+    const dtls::Instant now{std::chrono::seconds(100)};
+    (void)client.start(now);
+    (void)server.start(now);
+    std::array<std::uint8_t, 600> buffer{};
+    std::array<bool, 2> up{false, false};
+    const std::array<dtls::Endpoint*, 2> sides{&client, &server};
+    for (int round = 0; round < 16 && !(up[0] && up[1]); ++round) {
+      for (std::size_t from = 0; from < 2; ++from) {
+        for (int guard = 0; guard < 64; ++guard) {
+          const Result<dtls::Output> out = sides[from]->poll_output(buffer);
+          if (!out || out->kind == dtls::Output::Kind::kTimeout ||
+              out->kind == dtls::Output::Kind::kIdle) {
+            break;
+          }
+          if (out->kind == dtls::Output::Kind::kConnected) {
+            up[from] = true;
+          }
+          if (out->kind != dtls::Output::Kind::kDatagram) {
+            continue;
+          }
+          Bytes& seed = inputs[1 - from];
+          seed.push_back(static_cast<std::uint8_t>(out->size >> 8));
+          seed.push_back(static_cast<std::uint8_t>(out->size));
+          seed.insert(seed.end(), buffer.begin(),
+                      buffer.begin() + static_cast<std::ptrdiff_t>(out->size));
+          (void)sides[1 - from]->handle_datagram(now, std::span(buffer).first(out->size));
+        }
+      }
+    }
+    if (!(up[0] && up[1])) {
+      std::fprintf(stderr, "dtls_endpoint seeds: the recorded handshake did not complete\n");
+      std::exit(1);
+    }
+    const std::string kind = psk != 0 ? "psk" : "ecdsa";
+    fuzz::write_seed(root, "dtls_endpoint", "seed-client-" + kind, inputs[0]);
+    fuzz::write_seed(root, "dtls_endpoint", "seed-server-" + kind, inputs[1]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -352,5 +403,6 @@ int main(int argc, char** argv) {
   dtls_script_seeds(root);
   aead_seeds(root);
   handshake_codec_seeds(root);
+  endpoint_seeds(root);
   return 0;
 }
