@@ -620,7 +620,7 @@ std::size_t Endpoint::memory_used() const noexcept {
   std::size_t n = sizeof(EndpointState) + s.log.capacity() + s.reassembly_storage.capacity() +
                   s.flight.capacity();
   for (const std::vector<std::uint8_t>& der : s.peer_chain) {
-    n += der.capacity() + sizeof(der);
+    n += der.capacity() + sizeof(std::vector<std::uint8_t>);
   }
   const std::size_t crypto = sizeof(detail::RecordCrypto);
   n +=
