@@ -73,6 +73,11 @@ struct EndpointConfig {
   std::optional<crypto::TrustStore> trust_store;
   std::string server_name;  // client: sent as SNI and checked against the server's chain
   bool allow_unauthenticated_peer = false;
+  // Server: ask for a client certificate even without fingerprints or a trust store (the
+  // caller judges peer_certificate() itself, so this needs allow_unauthenticated_peer), and
+  // refuse a client that sends none.
+  bool request_client_certificate = false;
+  bool require_client_certificate = false;
 
   // RFC 7627: a handshake without the extended master secret is refused unless this is off.
   bool require_extended_master_secret = true;

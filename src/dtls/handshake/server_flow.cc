@@ -189,7 +189,9 @@ Status send_server_flight(EndpointState& s, std::span<const std::uint8_t> mki) n
       return st;
     }
   }
-  s.certificate_requested = s.suite->auth != SuiteAuth::kPsk && verifies_peer_by_certificate(c);
+  s.certificate_requested = s.suite->auth != SuiteAuth::kPsk &&
+                            (verifies_peer_by_certificate(c) || c.request_client_certificate ||
+                             c.require_client_certificate);
   if (s.certificate_requested) {
     CertificateRequest request;
     request.certificate_types = kCertificateTypes;
@@ -271,7 +273,7 @@ Status do_client_certificate(EndpointState& s, const HandshakeMessage& m) noexce
     return fail(s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed Certificate"});
   }
   if (certificate->certificate_list.empty()) {
-    if (!s.config->allow_unauthenticated_peer) {
+    if (!s.config->allow_unauthenticated_peer || s.config->require_client_certificate) {
       return fail(s, {Error::kAuthFailed, AlertDescription::kHandshakeFailure,
                       "the client sent no certificate"});
     }

@@ -1,0 +1,419 @@
+// The shim BoringSSL's conformance runner ("BoGo") drives: a thin client of dtls::Endpoint.
+//
+// The runner starts it once per test with `-port N` and the test's flags, and talks to it over
+// TCP: 'P' + u32 length + datagram in both directions, and 'T' + u64 nanoseconds from the
+// runner to advance our virtual clock (answered with 't' at once, then the engine's timer
+// fires). After the handshake the shim sends the exported keying material when asked, then
+// "hello" when it writes first, then echoes every application record XOR 0xFF until
+// close_notify or EOF. A flag it does not know, or a feature the engine lacks, exits 89
+// ("unimplemented"). A failure exits 1 with the reason on stderr.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wireseal/crypto/certificate.h"
+#include "wireseal/crypto/signature.h"
+#include "wireseal/dtls/endpoint.h"
+#include "wireseal/dtls/handshake/cipher_suite.h"
+
+namespace {
+
+using namespace wireseal;
+
+constexpr int kUnimplemented = 89;
+
+struct Flags {
+  int port = 0;
+  bool server = false;
+  std::string cert_file;
+  std::string key_file;
+  std::size_t mtu = 0;
+  bool verify_peer = false;
+  bool require_client_certificate = false;
+  bool shim_writes_first = false;
+  std::size_t export_length = 0;
+  std::string export_label;
+  std::string export_context;
+  bool use_export_context = false;
+  std::string psk;
+  std::string psk_identity;
+  std::string srtp_profiles;
+  int resume_count = 0;
+};
+
+// Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake),
+// -dtls (the only protocol here)
+// and checks the runner makes itself.
+constexpr std::string_view kNoOpFlags[] = {"-async", "-implicit-handshake", "-loose-errors", "-dtls"};
+
+std::vector<std::uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::optional<Flags> parse_flags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto value = [&]() -> std::string {
+      return i + 1 < argc ? std::string(argv[++i]) : std::string();
+    };
+    if (arg == "-port") {
+      f.port = std::stoi(value());
+    } else if (arg == "-server") {
+      f.server = true;
+    } else if (arg == "-cert-file") {
+      f.cert_file = value();
+    } else if (arg == "-key-file") {
+      f.key_file = value();
+    } else if (arg == "-mtu") {
+      f.mtu = static_cast<std::size_t>(std::stoul(value()));
+    } else if (arg == "-verify-peer") {
+      f.verify_peer = true;
+    } else if (arg == "-require-any-client-certificate") {
+      f.require_client_certificate = true;
+    } else if (arg == "-shim-writes-first") {
+      f.shim_writes_first = true;
+    } else if (arg == "-export-keying-material") {
+      f.export_length = static_cast<std::size_t>(std::stoul(value()));
+    } else if (arg == "-export-label") {
+      f.export_label = value();
+    } else if (arg == "-export-context") {
+      f.export_context = value();
+    } else if (arg == "-use-export-context") {
+      f.use_export_context = true;
+    } else if (arg == "-psk") {
+      f.psk = value();
+    } else if (arg == "-psk-identity") {
+      f.psk_identity = value();
+    } else if (arg == "-srtp-profiles") {
+      f.srtp_profiles = value();
+    } else if (arg == "-resume-count") {
+      f.resume_count = std::stoi(value());
+    } else if (arg == "-is-handshaker-supported") {
+      std::puts("No");
+      std::exit(0);
+    } else if (std::find(std::begin(kNoOpFlags), std::end(kNoOpFlags), arg) ==
+               std::end(kNoOpFlags)) {
+      std::fprintf(stderr, "unimplemented flag: %s\n", argv[i]);
+      return std::nullopt;
+    }
+  }
+  return f;
+}
+
+std::optional<std::uint16_t> srtp_id(std::string_view name) {
+  if (name == "SRTP_AES128_CM_SHA1_80") {
+    return 1;
+  }
+  if (name == "SRTP_AES128_CM_SHA1_32") {
+    return 2;
+  }
+  if (name == "SRTP_AEAD_AES_128_GCM") {
+    return 7;
+  }
+  if (name == "SRTP_AEAD_AES_256_GCM") {
+    return 8;
+  }
+  return std::nullopt;
+}
+
+// make_config turns the flags into an EndpointConfig, or says why it cannot (exit 89).
+std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& unsupported) {
+  auto c = std::make_shared<dtls::EndpointConfig>();
+  c->role = f.server ? dtls::Role::kServer : dtls::Role::kClient;
+  // The runner chooses suites itself: offer everything the engine has.
+  for (const dtls::CipherSuite& suite : dtls::cipher_suites()) {
+    c->cipher_suites.push_back(suite.code);
+  }
+  // The runner checks behaviour, not identities: it runs its own certificates.
+  c->allow_unauthenticated_peer = true;
+  c->require_extended_master_secret = false;  // several tests negotiate without it on purpose
+  if (f.mtu != 0) {
+    c->mtu = f.mtu;
+  }
+  c->handshake_timeout = std::chrono::hours(1);  // the runner's clock decides
+  if (!f.cert_file.empty()) {
+    Result<crypto::CertificateChain> chain =
+        crypto::CertificateChain::from_pem(read_file(f.cert_file));
+    Result<crypto::PrivateKey> key = crypto::PrivateKey::from_pem(read_file(f.key_file));
+    if (!chain || !key) {
+      unsupported = "certificate or key type not supported: " + f.cert_file;
+      return nullptr;
+    }
+    c->certificate.emplace(crypto::CertifiedKey{std::move(*chain), std::move(*key)});
+  }
+  if (!f.psk.empty()) {
+    c->psk.assign(f.psk.begin(), f.psk.end());
+    c->psk_identity.assign(f.psk_identity.begin(), f.psk_identity.end());
+  }
+  c->request_client_certificate = f.server && f.verify_peer;
+  c->require_client_certificate = f.server && f.require_client_certificate;
+  std::string_view profiles = f.srtp_profiles;
+  while (!profiles.empty()) {
+    const std::size_t colon = profiles.find(':');
+    const std::optional<std::uint16_t> id = srtp_id(profiles.substr(0, colon));
+    if (!id) {
+      unsupported = "SRTP profile " + std::string(profiles.substr(0, colon));
+      return nullptr;
+    }
+    c->srtp_profiles.push_back(*id);
+    profiles = colon == std::string_view::npos ? std::string_view{} : profiles.substr(colon + 1);
+  }
+  if (f.resume_count > 0) {
+    unsupported = "session resumption";
+    return nullptr;
+  }
+  return c;
+}
+
+// Transport: the runner's TCP framing.
+class Runner {
+ public:
+  bool connect(int port) {
+    fd_ = ::socket(AF_INET6, SOCK_STREAM, 0);
+    sockaddr_in6 a6{};
+    a6.sin6_family = AF_INET6;
+    a6.sin6_addr = in6addr_loopback;
+    a6.sin6_port = htons(static_cast<std::uint16_t>(port));
+    if (fd_ >= 0 && ::connect(fd_, reinterpret_cast<sockaddr*>(&a6), sizeof a6) == 0) {
+      return nodelay();
+    }
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a4{};
+    a4.sin_family = AF_INET;
+    a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a4.sin_port = htons(static_cast<std::uint16_t>(port));
+    return fd_ >= 0 && ::connect(fd_, reinterpret_cast<sockaddr*>(&a4), sizeof a4) == 0 &&
+           nodelay();
+  }
+  ~Runner() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+  }
+
+  bool read_exact(void* out, std::size_t n) {
+    auto* p = static_cast<std::uint8_t*>(out);
+    while (n > 0) {
+      const ssize_t got = ::read(fd_, p, n);
+      if (got <= 0) {
+        return false;
+      }
+      p += got;
+      n -= static_cast<std::size_t>(got);
+    }
+    return true;
+  }
+  bool write_all(const void* data, std::size_t n) {
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    while (n > 0) {
+      const ssize_t put = ::write(fd_, p, n);
+      if (put <= 0) {
+        return false;
+      }
+      p += put;
+      n -= static_cast<std::size_t>(put);
+    }
+    return true;
+  }
+  bool send_datagram(std::span<const std::uint8_t> d) {
+    std::array<std::uint8_t, 5> head{
+        'P', static_cast<std::uint8_t>(d.size() >> 24), static_cast<std::uint8_t>(d.size() >> 16),
+        static_cast<std::uint8_t>(d.size() >> 8), static_cast<std::uint8_t>(d.size())};
+    return write_all(head.data(), head.size()) && write_all(d.data(), d.size());
+  }
+
+ private:
+  bool nodelay() {
+    const int one = 1;
+    ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return true;
+  }
+  int fd_ = -1;
+};
+
+class Shim {
+ public:
+  Shim(const Flags& flags, std::shared_ptr<dtls::EndpointConfig> config, Runner& runner)
+      : flags_(flags), endpoint_(std::move(config)), runner_(runner) {}
+
+  int run() {
+    if (!endpoint_.start(now_)) {
+      return fail("cannot start");
+    }
+    if (!flush()) {
+      return finish();
+    }
+    std::vector<std::uint8_t> datagram;
+    for (;;) {
+      std::uint8_t tag = 0;
+      if (!runner_.read_exact(&tag, 1)) {
+        return finish();  // EOF: the runner is done with us
+      }
+      if (tag == 'T') {
+        std::array<std::uint8_t, 8> ns{};
+        if (!runner_.read_exact(ns.data(), ns.size()) || !runner_.write_all("t", 1)) {
+          return finish();
+        }
+        std::uint64_t v = 0;
+        for (std::uint8_t b : ns) {
+          v = v << 8 | b;
+        }
+        now_ += std::chrono::nanoseconds(v);
+        (void)endpoint_.handle_timeout(now_);
+      } else if (tag == 'P') {
+        std::array<std::uint8_t, 4> len{};
+        if (!runner_.read_exact(len.data(), len.size())) {
+          return finish();
+        }
+        const std::size_t n = std::size_t{len[0]} << 24 | std::size_t{len[1]} << 16 |
+                              std::size_t{len[2]} << 8 | len[3];
+        datagram.resize(n);
+        if (!runner_.read_exact(datagram.data(), n)) {
+          return finish();
+        }
+        (void)endpoint_.handle_datagram(now_, datagram);
+      } else {
+        return fail("unknown runner framing");
+      }
+      if (!flush()) {
+        return finish();
+      }
+    }
+  }
+
+ private:
+  // flush hands out everything the endpoint has; false when the association is over.
+  bool flush() {
+    std::array<std::uint8_t, 65536> buffer{};
+    for (;;) {
+      const Result<dtls::Output> out = endpoint_.poll_output(
+          std::span(buffer).first(std::max<std::size_t>(endpoint_.max_datagram_size(), 1500)));
+      if (!out) {
+        return true;
+      }
+      switch (out->kind) {
+        case dtls::Output::Kind::kDatagram:
+          runner_.send_datagram(std::span(buffer).first(out->size));
+          break;
+        case dtls::Output::Kind::kConnected:
+          after_handshake();
+          break;
+        case dtls::Output::Kind::kApplicationData: {
+          std::vector<std::uint8_t> echo(out->data.begin(), out->data.end());
+          for (std::uint8_t& b : echo) {
+            b ^= 0xff;
+          }
+          write_record(echo);
+          break;
+        }
+        case dtls::Output::Kind::kClosed:
+          closed_ = true;
+          break;
+        case dtls::Output::Kind::kFailed:
+          failed_ = true;
+          break;
+        case dtls::Output::Kind::kTimeout:
+        case dtls::Output::Kind::kIdle:
+          return !failed_ && !closed_;
+      }
+    }
+  }
+
+  void after_handshake() {
+    if (flags_.export_length > 0) {
+      std::vector<std::uint8_t> material(flags_.export_length);
+      const std::span<const std::uint8_t> context(
+          reinterpret_cast<const std::uint8_t*>(flags_.export_context.data()),
+          flags_.export_context.size());
+      if (endpoint_.export_keying_material(flags_.export_label, context, flags_.use_export_context,
+                                           material)) {
+        write_record(material);
+      }
+    }
+    if (flags_.shim_writes_first) {
+      const std::array<std::uint8_t, 5> hello{'h', 'e', 'l', 'l', 'o'};
+      write_record(hello);
+    }
+  }
+
+  void write_record(std::span<const std::uint8_t> plaintext) {
+    std::vector<std::uint8_t> record(endpoint_.sealed_size(plaintext.size()));
+    const Result<std::size_t> n = endpoint_.send(plaintext, record);
+    if (n) {
+      runner_.send_datagram(std::span(record).first(*n));
+    }
+  }
+
+  int finish() {
+    if (failed_) {
+      const dtls::Failure& f = endpoint_.failure();
+      return fail(std::string(f.reason) + " (alert " + dtls::to_string(f.alert) +
+                  (f.alert_from_peer ? " from the peer)" : ")"));
+    }
+    if (!endpoint_.connected() && !closed_) {
+      return fail("the handshake did not complete");
+    }
+    return 0;
+  }
+
+  static int fail(const std::string& why) {
+    std::fprintf(stderr, "%s\n", why.c_str());
+    return 1;
+  }
+
+  const Flags& flags_;
+  dtls::Endpoint endpoint_;
+  Runner& runner_;
+  dtls::Instant now_{std::chrono::seconds(1000)};
+  bool closed_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The runner may close its end first; a write then fails instead of killing us.
+  std::signal(SIGPIPE, SIG_IGN);
+  const std::optional<Flags> flags = parse_flags(argc, argv);
+  if (!flags) {
+    return kUnimplemented;
+  }
+  std::string unsupported;
+  std::shared_ptr<dtls::EndpointConfig> config = make_config(*flags, unsupported);
+  if (!config) {
+    std::fprintf(stderr, "unimplemented: %s\n", unsupported.c_str());
+    return kUnimplemented;
+  }
+  Runner runner;
+  if (!runner.connect(flags->port)) {
+    std::perror("connect to the runner");
+    return 1;
+  }
+  Result<dtls::Endpoint> probe = dtls::Endpoint::create(config);
+  if (!probe) {
+    std::fprintf(stderr, "unimplemented: this configuration (%s)\n", to_string(probe.error()));
+    return kUnimplemented;
+  }
+  Shim shim(*flags, config, runner);
+  return shim.run();
+}
