@@ -18,6 +18,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -30,6 +31,8 @@
 #include "wireseal/crypto/signature.h"
 #include "wireseal/dtls/endpoint.h"
 #include "wireseal/dtls/handshake/cipher_suite.h"
+#include "wireseal/dtls/handshake/message.h"
+#include "wireseal/dtls/record.h"
 
 namespace {
 
@@ -59,7 +62,8 @@ struct Flags {
 // Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake),
 // -dtls (the only protocol here)
 // and checks the runner makes itself.
-constexpr std::string_view kNoOpFlags[] = {"-async", "-implicit-handshake", "-loose-errors", "-dtls"};
+constexpr std::string_view kNoOpFlags[] = {"-async", "-implicit-handshake", "-loose-errors",
+                                           "-dtls"};
 
 std::vector<std::uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -147,7 +151,6 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& u
   if (f.mtu != 0) {
     c->mtu = f.mtu;
   }
-  c->handshake_timeout = std::chrono::hours(1);  // the runner's clock decides
   if (!f.cert_file.empty()) {
     Result<crypto::CertificateChain> chain =
         crypto::CertificateChain::from_pem(read_file(f.cert_file));
@@ -180,6 +183,37 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& u
     return nullptr;
   }
   return c;
+}
+
+// trace prints each record of a datagram (WIRESEAL_SHIM_TRACE set): epoch, type, and for
+// plaintext handshake records each fragment's type, message_seq and range.
+void trace(const char* direction, std::span<const std::uint8_t> datagram) {
+  static const bool on = std::getenv("WIRESEAL_SHIM_TRACE") != nullptr;
+  if (!on) {
+    return;
+  }
+  dtls::DatagramReader reader(datagram);
+  while (!reader.done()) {
+    const Result<dtls::RecordView> r = reader.next();
+    if (!r) {
+      std::fprintf(stderr, "%s malformed record\n", direction);
+      return;
+    }
+    std::fprintf(stderr, "%s epoch %u seq %llu type %u len %zu\n", direction, r->epoch,
+                 static_cast<unsigned long long>(r->sequence), static_cast<unsigned>(r->type),
+                 r->fragment.size());
+    if (r->epoch == 0 && r->type == dtls::ContentType::kHandshake) {
+      dtls::HandshakeReader h(r->fragment);
+      while (!h.done()) {
+        const Result<dtls::HandshakeFragment> f = h.next();
+        if (!f) {
+          break;
+        }
+        std::fprintf(stderr, "    msg %u seq %u [%u, +%zu) of %u\n", f->msg_type, f->message_seq,
+                     f->fragment_offset, f->body.size(), f->length);
+      }
+    }
+  }
 }
 
 // Transport: the runner's TCP framing.
@@ -239,6 +273,7 @@ class Runner {
     std::array<std::uint8_t, 5> head{
         'P', static_cast<std::uint8_t>(d.size() >> 24), static_cast<std::uint8_t>(d.size() >> 16),
         static_cast<std::uint8_t>(d.size() >> 8), static_cast<std::uint8_t>(d.size())};
+    trace("out", d);
     return write_all(head.data(), head.size()) && write_all(d.data(), d.size());
   }
 
@@ -279,6 +314,9 @@ class Shim {
           v = v << 8 | b;
         }
         now_ += std::chrono::nanoseconds(v);
+        if (std::getenv("WIRESEAL_SHIM_TRACE") != nullptr) {
+          std::fprintf(stderr, "timeout %llu ns\n", static_cast<unsigned long long>(v));
+        }
         (void)endpoint_.handle_timeout(now_);
       } else if (tag == 'P') {
         std::array<std::uint8_t, 4> len{};
@@ -291,6 +329,7 @@ class Shim {
         if (!runner_.read_exact(datagram.data(), n)) {
           return finish();
         }
+        trace("in ", datagram);
         (void)endpoint_.handle_datagram(now_, datagram);
       } else {
         return fail("unknown runner framing");

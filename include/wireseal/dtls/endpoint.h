@@ -91,8 +91,12 @@ struct EndpointConfig {
   std::size_t mtu = 1200;
   std::chrono::milliseconds initial_retransmit_timeout{1000};
   std::chrono::milliseconds max_retransmit_timeout{60000};
-  std::chrono::milliseconds handshake_timeout{60000};  // from start to connected, then kTimedOut
-  std::size_t max_handshake_message = 16384;           // longer messages end the handshake
+  // A flight unanswered after this many timer expiries ends the handshake with kTimedOut
+  // (1 + 2 + … s: about 7 minutes at the defaults, as BoringSSL and OpenSSL allow).
+  std::size_t max_retransmissions = 12;
+  // And/or a bound on the whole handshake from start() (0: none).
+  std::chrono::milliseconds handshake_timeout{0};
+  std::size_t max_handshake_message = 16384;  // longer messages end the handshake
 
   RandomSource random = system_random();
 };

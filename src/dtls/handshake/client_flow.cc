@@ -94,7 +94,7 @@ Status send_client_hello(EndpointState& s) noexcept {
 
 Status do_hello_verify_request(EndpointState& s, const HandshakeMessage& m) noexcept {
   const Result<HelloVerifyRequest> hvr = parse_hello_verify_request(m.body);
-  if (!hvr || hvr->cookie.empty()) {
+  if (!hvr) {
     return fail(
         s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed HelloVerifyRequest"});
   }
@@ -162,6 +162,7 @@ Status do_server_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
     return st;
   }
   s.server_random = hello->random;
+  s.writer.set_plaintext_version(kDtls12Version);
   if (const Status st = log_message(s, m.msg_type, m.message_seq, m.body); !st) {
     return st;
   }

@@ -28,6 +28,7 @@ constexpr std::array<std::uint16_t, 9> kDefaultSchemes{
     0x0403, 0x0503, 0x0807, 0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601,
 };
 constexpr std::size_t kMinMtu = 256;
+constexpr std::size_t kMaxPlaintext = 16384;  // RFC 5246 §6.2.1
 
 bool usable_suite(const EndpointConfig& c, const CipherSuite& suite) noexcept {
   if (!suite_info(suite.code)) {
@@ -115,10 +116,14 @@ void queue_alert(EndpointState& s, AlertLevel level, AlertDescription descriptio
 
 Status handle_alert(EndpointState& s, std::span<const std::uint8_t> content) noexcept {
   if (content.size() != kAlertSize) {
-    s.stats.drops.count(Error::kMalformed);
-    return {};
+    return fail(s, {Error::kMalformed, AlertDescription::kDecodeError,
+                    "an alert record that is not one alert"});
   }
   const auto level = static_cast<AlertLevel>(content[0]);
+  if (level != AlertLevel::kWarning && level != AlertLevel::kFatal) {
+    return fail(
+        s, {Error::kMalformed, AlertDescription::kIllegalParameter, "an alert of unknown level"});
+  }
   const auto description = static_cast<AlertDescription>(content[1]);
   if (description == AlertDescription::kCloseNotify) {
     if (!s.closing) {
@@ -143,16 +148,34 @@ Status handle_alert(EndpointState& s, std::span<const std::uint8_t> content) noe
 // note_after_handshake handles a handshake fragment once no new handshake message is
 // accepted (connected, or a record of an epoch we already left): an old message_seq means
 // the peer lost our last flight; a new one is a renegotiation attempt, refused (RFC 5746 §4).
-bool repeats_answered_flight(const EndpointState& s, std::uint16_t message_seq) noexcept {
-  return message_seq >= s.answers_from && message_seq <= s.answers_to;
+// repeats_answered_flight: `f` ends a repeat of the peer flight our last flight answers —
+// the final fragment of its last message. Only that fragment triggers a resend, so a peer
+// that repeats its flight in many small records (or duplicates them) gets our flight once
+// per repeat, not once per fragment.
+bool repeats_answered_flight(const EndpointState& s, const HandshakeFragment& f) noexcept {
+  return f.message_seq >= s.answers_from && f.message_seq == s.answers_to &&
+         f.fragment_offset + f.body.size() == f.length;
 }
 
-void note_after_handshake(EndpointState& s, const HandshakeFragment& f) noexcept {
+Status note_after_handshake(EndpointState& s, const HandshakeFragment& f) noexcept {
+  if (s.state != HandshakeState::kConnected) {
+    return {};  // a record of the epoch we left: the timer, not the peer, drives resends
+  }
   if (f.message_seq < s.reassembler.next_seq()) {
-    s.peer_retransmitted = s.peer_retransmitted || repeats_answered_flight(s, f.message_seq);
-  } else if (s.state == HandshakeState::kConnected && !s.alert_pending) {
+    s.peer_retransmitted = s.peer_retransmitted || repeats_answered_flight(s, f);
+    return {};
+  }
+  const auto type = static_cast<HandshakeType>(f.msg_type);
+  const bool renegotiation = type == (s.role == Role::kServer ? HandshakeType::kClientHello
+                                                              : HandshakeType::kHelloRequest);
+  if (!renegotiation) {
+    return fail(s, {Error::kBadState, AlertDescription::kUnexpectedMessage,
+                    "a handshake message after the handshake"});
+  }
+  if (!s.alert_pending) {
     queue_alert(s, AlertLevel::kWarning, AlertDescription::kNoRenegotiation);
   }
+  return {};
 }
 
 Status handle_message(EndpointState& s, const HandshakeMessage& m) noexcept {
@@ -173,7 +196,9 @@ Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
       return {};
     }
     if (s.state == HandshakeState::kConnected || epoch < s.read_epoch) {
-      note_after_handshake(s, *f);
+      if (const Status st = note_after_handshake(s, *f); !st) {
+        return st;
+      }
       continue;
     }
     if (s.state == HandshakeState::kWaitClientHello &&
@@ -185,7 +210,8 @@ Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
       case FragmentOutcome::kAccepted:
         break;
       case FragmentOutcome::kOld:
-        s.peer_retransmitted = s.peer_retransmitted || repeats_answered_flight(s, f->message_seq);
+        // While the handshake runs our timer resends; answering repeats as well would send
+        // duplicates a peer may take for a protocol error (BoGo's runner does).
         break;
       case FragmentOutcome::kTooLarge:
         return fail(s, {Error::kMalformed, AlertDescription::kHandshakeFailure,
@@ -228,14 +254,22 @@ Status dispatch(EndpointState& s, ContentType type, std::span<std::uint8_t> cont
       return {};
     case ContentType::kApplicationData:
       if (epoch != 0 && s.state == HandshakeState::kConnected) {
+        if (content.size() > kMaxPlaintext) {
+          return fail(s, {Error::kMalformed, AlertDescription::kRecordOverflow,
+                          "a record over 2^14 bytes of plaintext"});
+        }
         s.data = content;
-      } else {
-        s.stats.drops.count(Error::kWrongContext);
+        return {};
       }
+      if (epoch == 0 && s.read_epoch == 0) {
+        return fail(s, {Error::kBadState, AlertDescription::kUnexpectedMessage,
+                        "application data before the handshake completed"});
+      }
+      s.stats.drops.count(Error::kWrongContext);
       return {};
     default:
-      s.stats.drops.count(Error::kMalformed);
-      return {};
+      return fail(s, {Error::kMalformed, AlertDescription::kUnexpectedMessage,
+                      "a record of unknown content type"});
   }
 }
 
@@ -301,8 +335,8 @@ Result<std::size_t> write_alert(EndpointState& s, std::span<std::uint8_t> out) n
 }
 
 Instant next_deadline(const EndpointState& s) noexcept {
-  const Instant give_up = s.started + s.config->handshake_timeout;
-  return std::min(s.deadline, give_up);
+  const std::chrono::milliseconds limit = s.config->handshake_timeout;
+  return limit.count() > 0 ? std::min(s.deadline, s.started + limit) : s.deadline;
 }
 
 Output event_output(PendingEvent event) noexcept {
@@ -328,6 +362,9 @@ EndpointState::EndpointState(std::shared_ptr<const EndpointConfig> c)
   reassembly_storage.resize(max + max / 8 + 4096);
   reassembler = HandshakeReassembler(reassembly_storage, max);
   log.reserve(4096);
+  if (role == Role::kServer) {
+    writer.set_plaintext_version(kDtls12Version);
+  }
 }
 
 Status fail(EndpointState& s, const Fatal& why) noexcept {
@@ -381,6 +418,7 @@ void finish_flight(EndpointState& s, bool expects_reply) noexcept {
   s.timer_running = expects_reply;
   s.retransmit_timeout = s.config->initial_retransmit_timeout;
   s.deadline = s.now + s.retransmit_timeout;
+  s.timeouts = 0;
 }
 
 void handle_change_cipher_spec(EndpointState& s) noexcept {
@@ -453,11 +491,17 @@ Status Endpoint::handle_timeout(Instant now) noexcept {
   if (!s.timer_running || s.state == HandshakeState::kConnected || detail::terminal(s.state)) {
     return {};
   }
-  if (now - s.started >= s.config->handshake_timeout) {
+  const std::chrono::milliseconds limit = s.config->handshake_timeout;
+  if (limit.count() > 0 && now - s.started >= limit) {
     return detail::fail(s, {Error::kTimedOut, AlertDescription::kHandshakeFailure,
                             "the handshake did not complete within handshake_timeout"});
   }
   if (now >= s.deadline) {
+    if (s.timeouts == s.config->max_retransmissions) {
+      return detail::fail(s, {Error::kTimedOut, AlertDescription::kHandshakeFailure,
+                              "the peer did not answer after max_retransmissions resends"});
+    }
+    ++s.timeouts;
     s.retransmit_timeout = std::min(2 * s.retransmit_timeout, s.config->max_retransmit_timeout);
     s.deadline = now + s.retransmit_timeout;
     s.flight.rewind();

@@ -68,6 +68,7 @@ struct EndpointState {
   bool timer_running = false;
   Instant deadline{};
   std::chrono::milliseconds retransmit_timeout{};
+  std::size_t timeouts = 0;  // timer expiries since our current flight was built
 
   // --- handshake
   HelloRandom client_random{};

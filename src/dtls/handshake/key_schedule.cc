@@ -121,6 +121,7 @@ Status send_finished(EndpointState& s) noexcept {
   if (const Status st = s.flight.add_change_cipher_spec(); !st) {
     return fail(s, {st.error(), AlertDescription::kInternalError, "flight full"});
   }
+  s.writer.mark_change_cipher_spec();
   const Status st =
       send_message(s, HandshakeType::kFinished, 1,
                    [&verify_data](std::span<std::uint8_t> out) -> Result<std::size_t> {
@@ -137,9 +138,11 @@ Status send_finished(EndpointState& s) noexcept {
 }
 
 Status check_finished(EndpointState& s, const HandshakeMessage& m) noexcept {
+  // A Finished of the wrong length is a failed check like a wrong one (decrypt_error).
   const Result<std::span<const std::uint8_t>> received = parse_finished(m.body);
   if (!received) {
-    return fail(s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed Finished"});
+    return fail(s, {Error::kAuthFailed, AlertDescription::kDecryptError,
+                    "the peer's Finished has the wrong length"});
   }
   std::array<std::uint8_t, crypto::kMaxDigestLength> hash{};
   const Result<std::size_t> n = log_hash(s, hash);

@@ -79,9 +79,12 @@ bool key_fits_suite(crypto::KeyType key, SuiteAuth auth) noexcept {
 
 Status accept_peer_certificate(EndpointState& s, std::span<const std::uint8_t> body) noexcept {
   const Result<Certificate> certificate = parse_certificate(body);
-  if (!certificate || !store_chain(s, *certificate)) {
+  if (!certificate) {
+    return fail(s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed Certificate"});
+  }
+  if (!store_chain(s, *certificate)) {
     return fail(s, {Error::kMalformed, AlertDescription::kBadCertificate,
-                    "malformed or empty certificate chain"});
+                    "an empty certificate chain, or one of more than 10 certificates"});
   }
   Result<crypto::PublicKey> key = crypto::PublicKey::from_certificate(s.peer_chain.front());
   if (!key) {

@@ -34,7 +34,7 @@ Result<std::size_t> RecordWriter::write(std::uint16_t epoch, ContentType type,
   if (plaintext_sequence_ > kMaxSequence) {
     return Error::kSequenceExhausted;
   }
-  write_header(type, kDtls12Version, 0, plaintext_sequence_++, {},
+  write_header(type, plaintext_version_, 0, plaintext_sequence_++, {},
                static_cast<std::uint16_t>(plaintext_len), buffer.data());
   return size;
 }

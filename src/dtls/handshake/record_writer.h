@@ -21,8 +21,16 @@ class RecordWriter {
   bool sealing() const noexcept { return sealer_.has_value(); }
   RecordSealer* sealer() noexcept { return sealer_ ? &*sealer_ : nullptr; }
   const RecordSealer* sealer() const noexcept { return sealer_ ? &*sealer_ : nullptr; }
+  // Epoch-0 records carry DTLS 1.0 in their header until the version is settled (the
+  // client's first hellos, as OpenSSL and BoringSSL send them), then DTLS 1.2.
+  void set_plaintext_version(std::uint16_t version) noexcept { plaintext_version_ = version; }
+  // mark_change_cipher_spec records that our CCS is on its way: from then on alerts go out
+  // in the new epoch (before it the peer could not read them there).
+  void mark_change_cipher_spec() noexcept { changed_ = true; }
   // current_epoch is the epoch alerts and application data go out in.
-  std::uint16_t current_epoch() const noexcept { return sealer_ ? sealer_->epoch() : 0; }
+  std::uint16_t current_epoch() const noexcept {
+    return sealer_ && changed_ ? sealer_->epoch() : 0;
+  }
 
   // Where a record's plaintext goes in its buffer, and the most that fits in `room` bytes.
   std::size_t payload_offset(std::uint16_t epoch) const noexcept;
@@ -36,6 +44,8 @@ class RecordWriter {
 
  private:
   std::optional<RecordSealer> sealer_;
+  bool changed_ = false;
+  std::uint16_t plaintext_version_ = kDtls10Version;
   std::uint64_t plaintext_sequence_ = 0;  // epoch 0
 };
 

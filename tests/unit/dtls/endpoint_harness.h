@@ -70,7 +70,7 @@ class Network {
 
   // run drives both sides until `done` holds, a side fails, or `limit` of simulated time.
   template <class Done>
-  void run(Done done, milliseconds limit = milliseconds(120000)) {
+  void run(Done done, milliseconds limit = milliseconds(600000)) {
     if (!started_) {
       started_ = true;
       ASSERT_TRUE(client_.endpoint->start(now_));
@@ -85,6 +85,9 @@ class Network {
         drain(server_, to_client_);
       }
       const bool moved = deliver(to_server_, true) | deliver(to_client_, false);
+      if (done() || client_.failed || server_.failed) {
+        break;
+      }
       if (!moved && to_server_.empty() && to_client_.empty()) {
         advance_clock(end);
       }

@@ -291,12 +291,27 @@ TEST(Endpoint, LossyLinkCompletesOnRetransmissions) {
 TEST(Endpoint, TotalLossEndsWithTheTimeout) {
   auto client = client_config();
   client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  test::LinkModel model;
+  model.lose_everything = true;
+  Network net(client, server_config(KeyType::kEcP256), model);
+  const Instant start = net.now();
+  net.run([] { return false; }, std::chrono::seconds(3600));
+  EXPECT_TRUE(net.client().failed);
+  EXPECT_EQ(net.client().endpoint->failure().error, Error::kTimedOut);
+  // Twelve resends, 1 s doubling to the 60 s cap, then the thirteenth expiry gives up:
+  // 1 + 2 + 4 + 8 + 16 + 32 + 7 x 60 = 483 s.
+  EXPECT_EQ(net.client().endpoint->stats().retransmissions, 12U);
+  EXPECT_EQ(std::chrono::duration_cast<std::chrono::seconds>(net.now() - start).count(), 483);
+}
+
+TEST(Endpoint, HandshakeTimeoutBoundsTheWholeHandshake) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
   client->handshake_timeout = std::chrono::seconds(20);
   test::LinkModel model;
   model.lose_everything = true;
   Network net(client, server_config(KeyType::kEcP256), model);
   net.run([] { return false; }, std::chrono::seconds(60));
-  EXPECT_TRUE(net.client().failed);
   EXPECT_EQ(net.client().endpoint->failure().error, Error::kTimedOut);
   // 1 + 2 + 4 + 8 s pass before 20 s: four retransmissions.
   EXPECT_EQ(net.client().endpoint->stats().retransmissions, 4U);
