@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dtls_decrypt.h"
+#include "dtls_endpoint_options.h"
 #include "subcommand.h"
 #include "wireseal/dtls/record_cipher.h"
 
@@ -148,7 +149,21 @@ Run set_up_dtls(CLI::App& command) {
       ->capture_default_str();
   decrypt->add_option("--port", args->port, "only datagrams from or to this UDP port")
       ->check(CLI::Range(1, 65535));
-  return [args] { return run_decrypt(*args); };
+  CLI::App* server =
+      command.add_subcommand("server", "Serve DTLS 1.2 over UDP: echo, or print what clients send");
+  CLI::App* client = command.add_subcommand(
+      "client", "Connect to a DTLS 1.2 server over UDP: stdin lines out, replies to stdout");
+  const Run run_server = set_up_dtls_server(*server);
+  const Run run_client = set_up_dtls_client(*client);
+  return [args, server, client, run_server, run_client] {
+    if (server->parsed()) {
+      return run_server();
+    }
+    if (client->parsed()) {
+      return run_client();
+    }
+    return run_decrypt(*args);
+  };
 }
 
 }  // namespace wireseal::cli
