@@ -162,6 +162,26 @@ bool init(EVP_MD_CTX* ctx, const SchemeInfo& scheme, EVP_PKEY* key, bool signing
 // on the terminal.
 int refuse_passphrase(char* /*buf*/, int /*size*/, int /*rwflag*/, void* /*u*/) { return -1; }
 
+// adopt_key takes ownership of `key` (nullptr: `missing`) into a fresh State and builds the
+// key object with `make` (which can reach the private constructor).
+template <class Key, class State, class Make>
+Result<Key> adopt_key(EVP_PKEY* key, Error missing, Make make) noexcept {
+  if (key == nullptr) {
+    return missing;
+  }
+  Owned<EVP_PKEY, EVP_PKEY_free> owned(key);
+  const Result<KeyType> type = key_type(key);
+  if (!type) {
+    return type.error();
+  }
+  std::unique_ptr<State> state(new (std::nothrow) State);
+  if (state == nullptr) {
+    return Error::kOutOfMemory;
+  }
+  state->key = owned.release();
+  return make(*type, std::move(state));
+}
+
 }  // namespace
 
 const char* to_string(SignatureScheme scheme) noexcept { return scheme_info(scheme).name; }
@@ -194,20 +214,9 @@ PublicKey::~PublicKey() = default;
 
 // adopt makes the PublicKey owning `key` (nullptr: `missing`).
 Result<PublicKey> PublicKey::adopt(EVP_PKEY* key, Error missing) noexcept {
-  if (key == nullptr) {
-    return missing;
-  }
-  Owned<EVP_PKEY, EVP_PKEY_free> owned(key);
-  const Result<KeyType> type = key_type(key);
-  if (!type) {
-    return type.error();
-  }
-  std::unique_ptr<State> state(new (std::nothrow) State);
-  if (state == nullptr) {
-    return Error::kOutOfMemory;
-  }
-  state->key = owned.release();
-  return PublicKey(*type, std::move(state));
+  return adopt_key<PublicKey, State>(key, missing, [](KeyType type, std::unique_ptr<State> state) {
+    return PublicKey(type, std::move(state));
+  });
 }
 
 Result<PublicKey> PublicKey::from_certificate(std::span<const std::uint8_t> der) noexcept {
@@ -258,20 +267,9 @@ PrivateKey::~PrivateKey() = default;
 
 // adopt makes the PrivateKey owning `key` (nullptr: `missing`).
 Result<PrivateKey> PrivateKey::adopt(EVP_PKEY* key, Error missing) noexcept {
-  if (key == nullptr) {
-    return missing;
-  }
-  Owned<EVP_PKEY, EVP_PKEY_free> owned(key);
-  const Result<KeyType> type = key_type(key);
-  if (!type) {
-    return type.error();
-  }
-  std::unique_ptr<State> state(new (std::nothrow) State);
-  if (state == nullptr) {
-    return Error::kOutOfMemory;
-  }
-  state->key = owned.release();
-  return PrivateKey(*type, std::move(state));
+  return adopt_key<PrivateKey, State>(key, missing, [](KeyType type, std::unique_ptr<State> state) {
+    return PrivateKey(type, std::move(state));
+  });
 }
 
 Result<PrivateKey> PrivateKey::from_pem(std::span<const std::uint8_t> pem) noexcept {

@@ -142,6 +142,15 @@ class Driver {
   bool connected() const { return connected_; }
   bool failed() const { return failed_; }
 
+  // receives runs until a record containing `text` arrives, or `limit`.
+  bool receives(const std::string& text, milliseconds limit = milliseconds(5000)) {
+    return pump(
+        [this, &text] {
+          return !received_.empty() && received_.back().find(text) != std::string::npos;
+        },
+        limit);
+  }
+
  private:
   void flush() {
     std::array<std::uint8_t, 1500> out{};
@@ -198,14 +207,21 @@ const char* openssl_name(std::uint16_t suite) {
 constexpr const char* kPskHex = "0102030405060708090a0b0c0d0e0f10";
 constexpr const char* kPskIdentity = "wireseal-client";
 
-class OpensslPeer : public testing::TestWithParam<std::tuple<Case, dtls::Role>> {
+// PeerTest: a temporary directory for the peer's files, removed after the test.
+template <class Param>
+class PeerTest : public testing::TestWithParam<Param> {
  protected:
-  void SetUp() override {
-    openssl_ = find_program("openssl");
-    ASSERT_FALSE(openssl_.empty()) << "openssl not on PATH (scripts/install-deps.sh installs it)";
+  void make_dir() {
     char tmpl[] = "/tmp/wireseal-endpoint-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void write_file(const std::string& name, std::span<const std::uint8_t> bytes) {
+    std::ofstream(dir_ + "/" + name)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
   }
 
   // write_identity saves a fresh certificate and key as PEM for OpenSSL, returns ours.
@@ -215,19 +231,25 @@ class OpensslPeer : public testing::TestWithParam<std::tuple<Case, dtls::Role>> 
     std::vector<std::uint8_t> pem(16384);
     const Result<std::size_t> c = made->chain.to_pem(pem);
     EXPECT_TRUE(c);
-    std::ofstream(dir_ + "/" + stem + ".crt")
-        .write(reinterpret_cast<const char*>(pem.data()), static_cast<std::streamsize>(*c));
+    write_file(stem + ".crt", std::span(pem).first(*c));
     const Result<std::size_t> k = made->key.to_pem(pem);
     EXPECT_TRUE(k);
-    std::ofstream(dir_ + "/" + stem + ".key")
-        .write(reinterpret_cast<const char*>(pem.data()), static_cast<std::streamsize>(*k));
+    write_file(stem + ".key", std::span(pem).first(*k));
     return std::move(*made);
   }
 
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+class OpensslPeer : public PeerTest<std::tuple<Case, dtls::Role>> {
+ protected:
+  void SetUp() override {
+    openssl_ = find_program("openssl");
+    ASSERT_FALSE(openssl_.empty()) << "openssl not on PATH (scripts/install-deps.sh installs it)";
+    make_dir();
+  }
 
   std::string openssl_;
-  std::string dir_;
 };
 
 std::string slurp_file(const std::string& path) {
@@ -329,19 +351,17 @@ TEST_P(OpensslPeer, HandshakeDataAndExports) {
   us.send("wireseal says hello\n");
   EXPECT_TRUE(peer->wait_for_output("wireseal says hello", milliseconds(5000))) << peer->output();
   ASSERT_TRUE(peer->write_stdin("openssl answers\n"));
-  EXPECT_TRUE(us.pump(
-      [&us] {
-        return !us.received().empty() &&
-               us.received().back().find("openssl answers") != std::string::npos;
-      },
-      milliseconds(5000)));
+  EXPECT_TRUE(us.receives("openssl answers"));
   peer->stop();
+}
+
+const char* role_suffix(dtls::Role our_role) {
+  return our_role == dtls::Role::kServer ? "_WiresealServer" : "_WiresealClient";
 }
 
 std::string case_name(const testing::TestParamInfo<std::tuple<Case, dtls::Role>>& info) {
   const Case& c = std::get<0>(info.param);
-  return std::string(c.name) +
-         (std::get<1>(info.param) == dtls::Role::kServer ? "_WiresealServer" : "_WiresealClient");
+  return std::string(c.name) + role_suffix(std::get<1>(info.param));
 }
 
 // One case per suite family and authentication, plus use_srtp and a small MTU.
@@ -390,28 +410,18 @@ std::string lower(std::string s) {
   return s;
 }
 
-class GnutlsInterop : public testing::TestWithParam<std::tuple<GnutlsCase, dtls::Role>> {
+class GnutlsInterop : public PeerTest<std::tuple<GnutlsCase, dtls::Role>> {
  protected:
   void SetUp() override {
     serv_ = find_program("gnutls-serv");
     cli_ = find_program("gnutls-cli");
     ASSERT_FALSE(serv_.empty() || cli_.empty())
         << "gnutls-serv/gnutls-cli not on PATH (scripts/install-deps.sh installs gnutls-bin)";
-    char tmpl[] = "/tmp/wireseal-gnutls-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  void write_file(const std::string& name, std::span<const std::uint8_t> bytes) {
-    std::ofstream(dir_ + "/" + name)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
+    make_dir();
   }
 
   std::string serv_;
   std::string cli_;
-  std::string dir_;
 };
 
 TEST_P(GnutlsInterop, HandshakeAndData) {
@@ -439,23 +449,15 @@ TEST_P(GnutlsInterop, HandshakeAndData) {
       argv.insert(argv.end(), {"--pskpasswd", dir_ + "/psk.passwd"});
     }
   } else {
-    Result<crypto::CertifiedKey> id = crypto::generate_self_signed(c.key, "server");
-    ASSERT_TRUE(id);
+    crypto::CertifiedKey id = write_identity(c.key, "server");
     const Result<crypto::Fingerprint> fp =
-        crypto::fingerprint(crypto::FingerprintHash::kSha256, id->chain.der(0));
+        crypto::fingerprint(crypto::FingerprintHash::kSha256, id.chain.der(0));
     ASSERT_TRUE(fp);
     if (we_serve) {
-      config->certificate.emplace(std::move(*id));
+      config->certificate.emplace(std::move(id));
       config->allow_unauthenticated_peer = true;  // gnutls-cli sends no certificate
       argv.push_back("--insecure");
     } else {
-      std::vector<std::uint8_t> pem(16384);
-      const Result<std::size_t> cert = id->chain.to_pem(pem);
-      ASSERT_TRUE(cert);
-      write_file("server.crt", std::span(pem).first(*cert));
-      const Result<std::size_t> key = id->key.to_pem(pem);
-      ASSERT_TRUE(key);
-      write_file("server.key", std::span(pem).first(*key));
       config->peer_fingerprints = {*fp};
       argv.insert(argv.end(),
                   {"--x509certfile", dir_ + "/server.crt", "--x509keyfile", dir_ + "/server.key"});
@@ -512,23 +514,13 @@ TEST_P(GnutlsInterop, HandshakeAndData) {
         << "\npeer stderr: " << slurp_file(dir_ + "/peer.err");
     // gnutls-cli sends its stdin lines; we answer one.
     ASSERT_TRUE(peer->write_stdin("gnutls says hello\n"));
-    EXPECT_TRUE(us.pump(
-        [&us] {
-          return !us.received().empty() &&
-                 us.received().back().find("gnutls says hello") != std::string::npos;
-        },
-        milliseconds(5000)));
+    EXPECT_TRUE(us.receives("gnutls says hello"));
     us.send("wireseal answers\n");
     EXPECT_TRUE(peer->wait_for_output("wireseal answers", milliseconds(5000))) << peer->output();
   } else {
     // gnutls-serv --echo sends every record back.
     us.send("wireseal says hello\n");
-    EXPECT_TRUE(us.pump(
-        [&us] {
-          return !us.received().empty() &&
-                 us.received().back().find("wireseal says hello") != std::string::npos;
-        },
-        milliseconds(5000)));
+    EXPECT_TRUE(us.receives("wireseal says hello"));
   }
   peer->stop();
 }
@@ -536,8 +528,7 @@ TEST_P(GnutlsInterop, HandshakeAndData) {
 std::string gnutls_case_name(
     const testing::TestParamInfo<std::tuple<GnutlsCase, dtls::Role>>& info) {
   const GnutlsCase& c = std::get<0>(info.param);
-  return std::string(c.name) +
-         (std::get<1>(info.param) == dtls::Role::kServer ? "_WiresealServer" : "_WiresealClient");
+  return std::string(c.name) + role_suffix(std::get<1>(info.param));
 }
 
 const GnutlsCase kGnutlsCases[] = {

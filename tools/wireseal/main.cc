@@ -13,7 +13,7 @@ constexpr wireseal::cli::Subcommand kSubcommands[] = {
      &wireseal::cli::set_up_bench},
     {"version", "Print the version, compiler and the backend chosen for each primitive",
      &wireseal::cli::set_up_version},
-    {"dtls", "DTLS 1.2 tools: decrypt the records of a capture with an NSS key log",
+    {"dtls", "DTLS 1.2: a client and a server over UDP, and decrypting a capture with a key log",
      &wireseal::cli::set_up_dtls},
     {"srtp", "SRTP tools: protect or unprotect the RTP/RTCP packets of a capture (SDES/hex keys)",
      &wireseal::cli::set_up_srtp},
