@@ -208,10 +208,9 @@ Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
     }
     switch (s.reassembler.add(*f)) {
       case FragmentOutcome::kAccepted:
-        break;
+      // kOld: while the handshake runs our timer resends; answering repeats as well would send
+      // duplicates a peer may take for a protocol error (BoGo's runner does).
       case FragmentOutcome::kOld:
-        // While the handshake runs our timer resends; answering repeats as well would send
-        // duplicates a peer may take for a protocol error (BoGo's runner does).
         break;
       case FragmentOutcome::kTooLarge:
         return fail(s, {Error::kMalformed, AlertDescription::kHandshakeFailure,
