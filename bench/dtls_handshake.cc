@@ -190,7 +190,10 @@ Ctx openssl_ctx(const HandshakeCase& c, bool server, const crypto::CertifiedKey*
   SSL_CTX_set_min_proto_version(ctx.get(), DTLS1_2_VERSION);
   SSL_CTX_set_max_proto_version(ctx.get(), DTLS1_2_VERSION);
   SSL_CTX_set_cipher_list(ctx.get(), c.openssl_cipher);
-  SSL_CTX_set1_groups_list(ctx.get(), c.openssl_group);
+  // SSL_CTX_set1_groups_list is a macro that casts the string's const away (clang's
+  // -Wcast-qual sees that): pass a mutable copy through SSL_CTX_ctrl instead.
+  std::string groups = c.openssl_group;
+  SSL_CTX_ctrl(ctx.get(), SSL_CTRL_SET_GROUPS_LIST, 0, groups.data());
   SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_NONE, nullptr);
   SSL_CTX_set_options(ctx.get(), SSL_OP_NO_QUERY_MTU);
   if (c.psk) {
