@@ -276,7 +276,7 @@ std::string hex_upper(std::span<const std::uint8_t> bytes) {
 
 volatile std::sig_atomic_t g_stop = 0;
 
-extern "C" void on_stop_signal(int /*signal*/) { g_stop = 1; }
+void on_stop_signal(int /*signal*/) { g_stop = 1; }
 
 }  // namespace
 

@@ -84,7 +84,9 @@ class Network {
       if (server_.endpoint) {
         drain(server_, to_client_);
       }
-      const bool moved = deliver(to_server_, true) | deliver(to_client_, false);
+      const bool moved_to_server = deliver(to_server_, true);
+      const bool moved_to_client = deliver(to_client_, false);
+      const bool moved = moved_to_server || moved_to_client;
       if (done() || client_.failed || server_.failed) {
         break;
       }
