@@ -19,6 +19,7 @@
 #include <new>
 #include <utility>
 
+#include "common/text.h"
 #include "wireseal/crypto/hash.h"
 
 namespace wireseal::crypto {
@@ -125,25 +126,6 @@ const HashName* hash_name(FingerprintHash hash) noexcept {
     }
   }
   return nullptr;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == y; });
-}
-
-int hex_digit(char c) noexcept {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
 }  // namespace
@@ -379,7 +361,7 @@ Result<Fingerprint> parse_fingerprint(std::string_view text) noexcept {
   const std::string_view name = text.substr(0, separator);
   const std::string_view hex = text.substr(separator + 1);
   for (const HashName& h : kHashNames) {
-    if (!iequals(name, h.name)) {
+    if (!wireseal::detail::equal_ignoring_case(name, h.name)) {
       continue;
     }
     Fingerprint fp;
@@ -390,8 +372,8 @@ Result<Fingerprint> parse_fingerprint(std::string_view text) noexcept {
       return Error::kMalformed;
     }
     for (std::size_t i = 0; i < fp.size; ++i) {
-      const int high = hex_digit(hex[3 * i]);
-      const int low = hex_digit(hex[3 * i + 1]);
+      const int high = wireseal::detail::hex_digit(hex[3 * i]);
+      const int low = wireseal::detail::hex_digit(hex[3 * i + 1]);
       if (high < 0 || low < 0 || (i + 1 < fp.size && hex[3 * i + 2] != ':')) {
         return Error::kMalformed;
       }

@@ -4,23 +4,11 @@
 #include <utility>
 
 #include "common/ct.h"
+#include "common/text.h"
 #include "wireseal/io/pcap.h"
 
 namespace wireseal::io {
 namespace {
-
-int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
 
 // decode_hex fills `out` from exactly 2 * out.size() hex digits.
 bool decode_hex(std::string_view hex, std::span<std::uint8_t> out) noexcept {
@@ -28,8 +16,8 @@ bool decode_hex(std::string_view hex, std::span<std::uint8_t> out) noexcept {
     return false;
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
-    const int hi = hex_value(hex[2 * i]);
-    const int lo = hex_value(hex[2 * i + 1]);
+    const int hi = wireseal::detail::hex_digit(hex[2 * i]);
+    const int lo = wireseal::detail::hex_digit(hex[2 * i + 1]);
     if (hi < 0 || lo < 0) {
       return false;
     }

@@ -1,7 +1,8 @@
 #include "wireseal/dtls/handshake/cipher_suite.h"
 
 #include <array>
-#include <cctype>
+
+#include "common/text.h"
 
 namespace wireseal::dtls {
 
@@ -89,19 +90,6 @@ constexpr std::array<std::uint16_t, 14> kDefaultSuites{
     0xC0AD, 0xCCAC, 0x00A8, 0x00A9, 0xCCAB, 0xC0A4, 0xC0A5,
 };
 
-bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 std::span<const CipherSuite> cipher_suites() noexcept { return kSuites; }
@@ -119,8 +107,8 @@ const CipherSuite* find_cipher_suite(std::uint16_t code) noexcept {
 
 const CipherSuite* find_cipher_suite_by_name(std::string_view name) noexcept {
   for (const CipherSuite& suite : kSuites) {
-    if (equal_ignoring_case(name, suite.iana_name) ||
-        equal_ignoring_case(name, suite.openssl_name)) {
+    if (wireseal::detail::equal_ignoring_case(name, suite.iana_name) ||
+        wireseal::detail::equal_ignoring_case(name, suite.openssl_name)) {
       return &suite;
     }
   }
