@@ -37,12 +37,11 @@
 #include "wireseal/crypto/signature.h"
 #include "wireseal/dtls/alert.h"
 #include "wireseal/dtls/handshake/cipher_suite.h"
+#include "wireseal/dtls/session.h"
 #include "wireseal/random.h"
 #include "wireseal/result.h"
 
 namespace wireseal::dtls {
-
-using Instant = std::chrono::steady_clock::time_point;
 
 enum class Role : std::uint8_t { kClient, kServer };
 
@@ -87,6 +86,15 @@ struct EndpointConfig {
   std::vector<std::uint16_t> srtp_profiles;
   std::vector<std::uint8_t> srtp_mki;
 
+  // Session resumption (session.h), off by default. Client: ask for an RFC 5077 ticket on a
+  // full handshake (a session given to offer_session is offered whatever this says). Server:
+  // remember sessions by ID in session_cache, and/or issue and accept tickets sealed with
+  // session_ticket_keys, announcing ticket_lifetime_hint.
+  bool session_tickets = false;
+  std::shared_ptr<SessionCache> session_cache;
+  std::shared_ptr<SessionTicketKeys> session_ticket_keys;
+  std::chrono::seconds ticket_lifetime_hint{7200};
+
   // Transport: the largest datagram sent, and the RFC 6347 §4.2.4 retransmission timer.
   std::size_t mtu = 1200;
   std::chrono::milliseconds initial_retransmit_timeout{1000};
@@ -101,9 +109,6 @@ struct EndpointConfig {
   RandomSource random = system_random();
 };
 
-// How the peer was authenticated.
-enum class PeerAuth : std::uint8_t { kNone, kFingerprint, kChain, kPsk };
-
 // What the handshake settled, valid from kConnected on.
 struct Negotiated {
   const CipherSuite* suite = nullptr;
@@ -113,6 +118,7 @@ struct Negotiated {
   bool encrypt_then_mac = false;
   std::uint16_t srtp_profile = 0;  // DTLS-SRTP profile id, 0 when use_srtp was not negotiated
   PeerAuth peer_auth = PeerAuth::kNone;
+  bool resumed = false;  // an abbreviated handshake on a saved session
 };
 
 // The keying material of RFC 5764 §4.2, ready for srtp::split_keying_material.
@@ -172,6 +178,10 @@ class Endpoint {
   Role role() const noexcept;
 
   // --- input
+  // offer_session (client, before start) asks the server to resume `session`; a server that
+  // declines runs a full handshake. kBadState after start or on a server, kInvalidArgument
+  // for a session that is not resumable or whose suite or EMS use this config refuses.
+  Status offer_session(const Session& session) noexcept;
   // start begins the handshake clock; a client queues its ClientHello. Called once.
   Status start(Instant now) noexcept;
   Status handle_datagram(Instant now, std::span<std::uint8_t> datagram) noexcept;
@@ -200,6 +210,10 @@ class Endpoint {
                                 bool has_context, std::span<std::uint8_t> out) const noexcept;
   // The use_srtp keys (kBadState when no profile was negotiated).
   Result<SrtpKeyingMaterial> srtp_keying_material() const noexcept;
+  // The session to resume this association with later (a client keeps it; the server has
+  // stored it already). kBadState before kConnected; kUnsupported if the server gave neither
+  // a session ID nor a ticket.
+  Result<Session> session() const noexcept;
   // The peer's leaf certificate (DER), empty for PSK.
   std::span<const std::uint8_t> peer_certificate() const noexcept;
 

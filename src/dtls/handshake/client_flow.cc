@@ -5,7 +5,14 @@
 //                          ←  ServerHello, Certificate*, ServerKeyExchange*,
 //                             CertificateRequest*, ServerHelloDone
 //   Certificate*, ClientKeyExchange, CertificateVerify*, [ChangeCipherSpec], Finished  →
-//                          ←  [ChangeCipherSpec], Finished
+//                          ←  NewSessionTicket*, [ChangeCipherSpec], Finished
+//
+// and, when the server resumes the session we offered (RFC 5246 §7.3, RFC 5077 §3.1):
+//
+//   ClientHello (session ID and/or ticket)  →
+//                          ←  ServerHello (our session ID), NewSessionTicket*,
+//                             [ChangeCipherSpec], Finished
+//   [ChangeCipherSpec], Finished  →
 //
 // One do_* function per message received, each checking the message against what we offered.
 #include <algorithm>
@@ -18,6 +25,7 @@
 #include "wireseal/dtls/handshake/client_hello.h"
 #include "wireseal/dtls/handshake/client_key_exchange.h"
 #include "wireseal/dtls/handshake/hello_verify_request.h"
+#include "wireseal/dtls/handshake/new_session_ticket.h"
 #include "wireseal/dtls/handshake/server_hello.h"
 #include "wireseal/dtls/handshake/server_hello_done.h"
 #include "wireseal/dtls/handshake/server_key_exchange.h"
@@ -45,11 +53,21 @@ bool is_ecdhe(const CipherSuite& suite) noexcept { return suite.key_exchange != 
 bool is_certificate(const CipherSuite& suite) noexcept { return suite.auth != SuiteAuth::kPsk; }
 bool is_cbc(const CipherSuite& suite) noexcept { return !suite.aead; }
 
+// offers_ticket: the hello carries session_ticket (a ticket to resume, or a request for one).
+bool offers_ticket(const EndpointState& s) noexcept {
+  return s.config->session_tickets || (s.offered_session && !s.offered_session->ticket.empty());
+}
+
+std::span<const std::uint8_t> hello_session_id(const EndpointState& s) noexcept {
+  return std::span(s.hello_session_id).first(s.hello_session_id_size);
+}
+
 Result<std::size_t> write_hello(const EndpointState& s, std::span<std::uint8_t> out) noexcept {
   const EndpointConfig& c = *s.config;
   ClientHello hello;
   hello.version = kDtls12Version;
   hello.random = s.client_random;
+  hello.session_id = hello_session_id(s);
   hello.cookie = s.cookie;
   hello.cipher_suites = U16List(std::span<const std::uint16_t>(s.suites));
   hello.compression_methods = kNullCompression;
@@ -65,6 +83,12 @@ Result<std::size_t> write_hello(const EndpointState& s, std::span<std::uint8_t> 
     e.has_use_srtp = true;
     e.srtp_profiles = U16List(std::span<const std::uint16_t>(c.srtp_profiles));
     e.srtp_mki = c.srtp_mki;
+  }
+  if (offers_ticket(s)) {
+    e.has_session_ticket = true;
+    if (s.offered_session) {
+      e.session_ticket = s.offered_session->ticket;
+    }
   }
   e.encrypt_then_mac = offers_any(s, is_cbc);
   e.extended_master_secret = true;
@@ -109,7 +133,8 @@ Status do_hello_verify_request(EndpointState& s, const HandshakeMessage& m) noex
 // check_server_extensions refuses what we did not offer and settles what we did.
 Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexcept {
   const EndpointConfig& c = *s.config;
-  if (e.has_session_ticket || e.has_connection_id || !e.alpn_protocols.empty() ||
+  if ((e.has_session_ticket && !offers_ticket(s)) || e.has_connection_id ||
+      !e.alpn_protocols.empty() ||
       (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty())) {
     return fail(s, {Error::kMalformed, AlertDescription::kUnsupportedExtension,
                     "the ServerHello carries an extension we did not offer"});
@@ -135,6 +160,35 @@ Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexc
     }
     s.negotiated.srtp_profile = e.srtp_profiles[0];
   }
+  s.ticket_expected = e.has_session_ticket;
+  return {};
+}
+
+// resume_session continues the abbreviated handshake the server chose by echoing our
+// session ID: the saved master secret keys it, and the server's Finished comes next.
+Status resume_session(EndpointState& s, const ServerHello& hello) noexcept {
+  const Session& saved = *s.offered_session;
+  if (hello.cipher_suite != saved.cipher_suite) {
+    return fail(s, {Error::kMalformed, AlertDescription::kIllegalParameter,
+                    "the server resumed the session with another cipher suite"});
+  }
+  // RFC 7627 §5.3: a resumed session keeps the extended master secret it was made with.
+  if (hello.extensions.extended_master_secret != saved.extended_master_secret) {
+    return fail(s, {Error::kAuthFailed, AlertDescription::kHandshakeFailure,
+                    "the server resumed the session with a different extended master secret"});
+  }
+  const Status restored = restore_session(s, saved);
+  if (!restored) {
+    return fail(s,
+                {restored.error(), AlertDescription::kInternalError, "cannot resume the session"});
+  }
+  s.session = std::move(*s.offered_session);
+  s.offered_session.reset();
+  if (const Status st = install_keys(s); !st) {
+    return st;
+  }
+  s.state = s.ticket_expected ? HandshakeState::kWaitNewSessionTicket
+                              : HandshakeState::kWaitChangeCipherSpec;
   return {};
 }
 
@@ -166,6 +220,15 @@ Status do_server_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   if (const Status st = log_message(s, m.msg_type, m.message_seq, m.body); !st) {
     return st;
   }
+  const std::span<const std::uint8_t> offered_id = hello_session_id(s);
+  if (s.offered_session && !offered_id.empty() &&
+      std::equal(offered_id.begin(), offered_id.end(), hello->session_id.begin(),
+                 hello->session_id.end())) {
+    return resume_session(s, *hello);
+  }
+  s.offered_session.reset();
+  s.session.id_size = hello->session_id.size();
+  std::copy(hello->session_id.begin(), hello->session_id.end(), s.session.id.begin());
   s.state = suite->key_exchange == KeyExchange::kEcdhe ? HandshakeState::kWaitServerCertificate
                                                        : HandshakeState::kWaitServerKeyExchange;
   return {};
@@ -326,8 +389,44 @@ Status do_server_hello_done(EndpointState& s, const HandshakeMessage& m) noexcep
     return st;
   }
   finish_flight(s, true);
-  s.state = HandshakeState::kWaitChangeCipherSpec;
+  s.state = s.ticket_expected ? HandshakeState::kWaitNewSessionTicket
+                              : HandshakeState::kWaitChangeCipherSpec;
   return {};
+}
+
+Status do_new_session_ticket(EndpointState& s, const HandshakeMessage& m) noexcept {
+  const Result<NewSessionTicket> ticket = parse_new_session_ticket(m.body);
+  if (!ticket) {
+    return fail(s,
+                {Error::kMalformed, AlertDescription::kDecodeError, "malformed NewSessionTicket"});
+  }
+  // An empty ticket: the server issues none this time (RFC 5077 §3.3); a resumed session
+  // keeps the ticket it was offered with.
+  if (!ticket->ticket.empty()) {
+    try {
+      s.session.ticket.assign(ticket->ticket.begin(), ticket->ticket.end());
+    } catch (const std::bad_alloc&) {
+      return fail(s, {Error::kOutOfMemory, AlertDescription::kInternalError, "out of memory"});
+    }
+    s.session.ticket_lifetime_hint_seconds = ticket->lifetime_hint_seconds;
+  }
+  s.state = HandshakeState::kWaitChangeCipherSpec;
+  return log_message(s, m.msg_type, m.message_seq, m.body);
+}
+
+// do_server_finished ends the handshake; after a resumption our Finished answers it.
+Status do_server_finished(EndpointState& s, const HandshakeMessage& m) noexcept {
+  if (const Status st = check_finished(s, m); !st) {
+    return st;
+  }
+  if (s.negotiated.resumed) {
+    begin_flight(s);
+    if (const Status st = send_finished(s); !st) {
+      return st;
+    }
+    finish_flight(s, false);  // the last flight: sent again when the server repeats its own
+  }
+  return become_connected(s);
 }
 
 Status unexpected(EndpointState& s) noexcept {
@@ -339,6 +438,18 @@ Status unexpected(EndpointState& s) noexcept {
 
 Status start_client(EndpointState& s) noexcept {
   s.config->random(s.client_random);
+  if (s.offered_session) {
+    // RFC 5077 §3.4: with a ticket and no session ID, a random ID lets us recognise the
+    // server's acceptance by the echo.
+    const Session& saved = *s.offered_session;
+    if (saved.id_size != 0) {
+      std::copy_n(saved.id.begin(), saved.id_size, s.hello_session_id.begin());
+      s.hello_session_id_size = saved.id_size;
+    } else {
+      s.config->random(s.hello_session_id);
+      s.hello_session_id_size = s.hello_session_id.size();
+    }
+  }
   return send_client_hello(s);
 }
 
@@ -364,14 +475,11 @@ Status client_handle_message(EndpointState& s, const HandshakeMessage& m) noexce
         return do_certificate_request(s, m);
       }
       return type == HandshakeType::kServerHelloDone ? do_server_hello_done(s, m) : unexpected(s);
+    case HandshakeState::kWaitNewSessionTicket:
+      return type == HandshakeType::kNewSessionTicket ? do_new_session_ticket(s, m)
+                                                      : unexpected(s);
     case HandshakeState::kWaitFinished:
-      if (type != HandshakeType::kFinished) {
-        return unexpected(s);
-      }
-      if (const Status st = check_finished(s, m); !st) {
-        return st;
-      }
-      return become_connected(s);
+      return type == HandshakeType::kFinished ? do_server_finished(s, m) : unexpected(s);
     default:
       return unexpected(s);
   }

@@ -451,6 +451,25 @@ Endpoint& Endpoint::operator=(Endpoint&&) noexcept = default;
 
 Role Endpoint::role() const noexcept { return state_->role; }
 
+Status Endpoint::offer_session(const Session& session) noexcept {
+  EndpointState& s = *state_;
+  if (s.role != Role::kClient || s.clock_started) {
+    return Error::kBadState;
+  }
+  const bool suite_offered =
+      std::find(s.suites.begin(), s.suites.end(), session.cipher_suite) != s.suites.end();
+  if (!session.resumable() || session.id_size > kMaxSessionIdSize || !suite_offered ||
+      (!session.extended_master_secret && s.config->require_extended_master_secret)) {
+    return Error::kInvalidArgument;
+  }
+  try {
+    s.offered_session = session;
+  } catch (const std::bad_alloc&) {
+    return Error::kOutOfMemory;
+  }
+  return {};
+}
+
 Status Endpoint::start(Instant now) noexcept {
   EndpointState& s = *state_;
   if (s.clock_started) {
@@ -649,6 +668,17 @@ Result<SrtpKeyingMaterial> Endpoint::srtp_keying_material() const noexcept {
   return m;
 }
 
+Result<Session> Endpoint::session() const noexcept {
+  const EndpointState& s = *state_;
+  if (s.state != HandshakeState::kConnected && s.state != HandshakeState::kClosed) {
+    return Error::kBadState;
+  }
+  if (s.session.id_size == 0 && s.session.ticket.empty()) {
+    return Error::kUnsupported;
+  }
+  return detail::current_session(s);
+}
+
 std::span<const std::uint8_t> Endpoint::peer_certificate() const noexcept {
   const EndpointState& s = *state_;
   return s.peer_chain.empty() ? std::span<const std::uint8_t>{} : s.peer_chain.front();
@@ -661,7 +691,8 @@ const EndpointStats& Endpoint::stats() const noexcept { return state_->stats; }
 std::size_t Endpoint::memory_used() const noexcept {
   const EndpointState& s = *state_;
   std::size_t n = sizeof(EndpointState) + s.log.capacity() + s.reassembly_storage.capacity() +
-                  s.flight.capacity();
+                  s.flight.capacity() + s.session.ticket.capacity() +
+                  s.session.peer_certificate.capacity();
   for (const std::vector<std::uint8_t>& der : s.peer_chain) {
     n += der.capacity() + sizeof(std::vector<std::uint8_t>);
   }

@@ -33,6 +33,7 @@ enum class HandshakeState : std::uint8_t {
   kWaitServerCertificate,
   kWaitServerKeyExchange,
   kWaitServerHelloDone,  // CertificateRequest may come first
+  kWaitNewSessionTicket,  // the ServerHello promised a ticket (RFC 5077 §3.3)
   // server
   kWaitClientHello,
   kWaitClientCertificate,
@@ -106,6 +107,14 @@ struct EndpointState {
   bool peer_offered_ems = false;
   bool peer_offered_etm = false;
   bool peer_sent_point_formats = false;
+
+  // --- resumption (resumption.cc)
+  std::optional<Session> offered_session;  // client: offer_session's, until the ServerHello
+  std::array<std::uint8_t, kMaxSessionIdSize> hello_session_id{};  // client: sent in the hello
+  std::size_t hello_session_id_size = 0;
+  Session session;              // this association's ID and (client) ticket, for session()
+  bool ticket_expected = false;  // client: the ServerHello carried session_ticket
+  bool issue_ticket = false;     // server: the client takes tickets and we have keys
 
   Negotiated negotiated;
   Failure failure;
@@ -185,6 +194,17 @@ Status server_handle_message(EndpointState& s, const HandshakeMessage& m) noexce
 Status become_connected(EndpointState& s) noexcept;
 // handle_change_cipher_spec switches the read side to epoch 1 (when the keys are ready).
 void handle_change_cipher_spec(EndpointState& s) noexcept;
+
+// --- resumption (resumption.cc)
+// current_session describes the session this handshake made (master secret included).
+Result<Session> current_session(const EndpointState& s) noexcept;
+// restore_session takes a saved session's suite, master secret and peer for an abbreviated
+// handshake; the caller has checked that the peer may resume it.
+Status restore_session(EndpointState& s, const Session& saved) noexcept;
+// send_new_session_ticket (server) seals the session into a NewSessionTicket of our flight.
+Status send_new_session_ticket(EndpointState& s) noexcept;
+// remember_session (server) puts a completed full handshake in the session cache.
+void remember_session(EndpointState& s) noexcept;
 
 // --- key schedule (key_schedule.cc)
 Status derive_master_secret(EndpointState& s) noexcept;  // from s.premaster and the log

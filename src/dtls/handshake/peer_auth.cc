@@ -153,8 +153,9 @@ Status become_connected(EndpointState& s) noexcept {
   s.state = HandshakeState::kConnected;
   s.event = PendingEvent::kConnected;
   s.timer_running = false;
-  // What only the handshake needed goes now; the server keeps its last flight to answer a
-  // client that lost it, and the reassembler's next_seq to notice that.
+  // What only the handshake needed goes now. Whoever sent the last flight (the server of a
+  // full handshake, the client of a resumed one) keeps it to answer a peer that lost it, and
+  // the reassembler's next_seq to notice that.
   std::vector<std::uint8_t>().swap(s.log);  // `= {}` would keep the capacity
   std::vector<std::uint8_t>().swap(s.reassembly_storage);
   s.key_share.reset();
@@ -162,7 +163,7 @@ Status become_connected(EndpointState& s) noexcept {
   if (s.peer_chain.size() > 1) {
     s.peer_chain.resize(1);  // the leaf stays for peer_certificate()
   }
-  if (s.role == Role::kClient) {
+  if (s.flight_expects_reply) {
     s.flight.clear();
   }
   s.flight.shrink();

@@ -6,7 +6,14 @@
 //                ←  ServerHello, Certificate*, ServerKeyExchange*, CertificateRequest*,
 //                   ServerHelloDone
 //   Certificate*, ClientKeyExchange, CertificateVerify*, [ChangeCipherSpec], Finished  →
-//                ←  [ChangeCipherSpec], Finished
+//                ←  NewSessionTicket*, [ChangeCipherSpec], Finished
+//
+// or, when the client offers a session we still hold (by ID in the session cache, or in a
+// ticket we sealed), the abbreviated handshake of RFC 5246 §7.3 and RFC 5077 §3.1:
+//
+//   ClientHello  →
+//                ←  ServerHello, NewSessionTicket*, [ChangeCipherSpec], Finished
+//   [ChangeCipherSpec], Finished  →
 #include <algorithm>
 #include <array>
 
@@ -16,6 +23,7 @@
 #include "wireseal/dtls/handshake/certificate_verify.h"
 #include "wireseal/dtls/handshake/client_hello.h"
 #include "wireseal/dtls/handshake/client_key_exchange.h"
+#include "wireseal/dtls/handshake/new_session_ticket.h"
 #include "wireseal/dtls/handshake/server_hello.h"
 #include "wireseal/dtls/handshake/server_key_exchange.h"
 #include "wireseal/dtls/record.h"
@@ -107,7 +115,9 @@ Status write_server_hello_message(EndpointState& s, std::span<const std::uint8_t
   hello.version = kDtls12Version;
   hello.random = s.server_random;
   hello.cipher_suite = s.suite->code;
+  hello.session_id = s.session.session_id();
   HelloExtensions& e = hello.extensions;
+  e.has_session_ticket = s.issue_ticket;  // empty: a NewSessionTicket follows (RFC 5077 §3.2)
   e.has_renegotiation_info = s.secure_renegotiation;
   e.extended_master_secret = s.negotiated.extended_master_secret;
   e.encrypt_then_mac = s.negotiated.encrypt_then_mac;
@@ -214,6 +224,98 @@ Status send_server_flight(EndpointState& s, std::span<const std::uint8_t> mki) n
   return {};
 }
 
+// saved_session finds the session the client offers: in its ticket, else by its session ID.
+std::optional<Session> saved_session(const EndpointState& s, const ClientHello& hello) noexcept {
+  const EndpointConfig& c = *s.config;
+  const HelloExtensions& e = hello.extensions;
+  if (c.session_ticket_keys && e.has_session_ticket && !e.session_ticket.empty()) {
+    if (Result<Session> opened = c.session_ticket_keys->open(e.session_ticket); opened) {
+      return std::move(*opened);
+    }
+  }
+  if (c.session_cache && !hello.session_id.empty()) {
+    return c.session_cache->find(s.now, hello.session_id);
+  }
+  return std::nullopt;
+}
+
+// may_resume: the client still offers the session's suite, we still serve it, and the
+// extended master secret is used as when the session was made (RFC 7627 §5.3).
+bool may_resume(const EndpointState& s, const ClientHello& hello, const Session& saved) noexcept {
+  const EndpointConfig& c = *s.config;
+  return std::find(s.suites.begin(), s.suites.end(), saved.cipher_suite) != s.suites.end() &&
+         hello.cipher_suites.contains(saved.cipher_suite) &&
+         saved.extended_master_secret == s.peer_offered_ems &&
+         (saved.peer_auth != PeerAuth::kNone || c.allow_unauthenticated_peer);
+}
+
+// resume answers with the abbreviated handshake's flight, ending in our Finished.
+Status resume(EndpointState& s, const ClientHello& hello, const Session& saved,
+              std::span<const std::uint8_t> mki) noexcept {
+  const auto cannot = [&s](Status st) {
+    return fail(s, {st.error(), AlertDescription::kInternalError, "cannot resume the session"});
+  };
+  if (const Status st = restore_session(s, saved); !st) {
+    return cannot(st);
+  }
+  s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
+  // RFC 5077 §3.4: a ticket's acceptance is told by echoing the client's session ID.
+  s.session.id_size = hello.session_id.size();
+  std::copy(hello.session_id.begin(), hello.session_id.end(), s.session.id.begin());
+  begin_flight(s);
+  if (const Status st = write_server_hello_message(s, mki); !st) {
+    return cannot(st);
+  }
+  if (s.issue_ticket) {
+    if (const Status st = send_new_session_ticket(s); !st) {
+      return cannot(st);
+    }
+  }
+  if (const Status st = install_keys(s); !st) {
+    return st;
+  }
+  if (const Status st = send_finished(s); !st) {
+    return st;
+  }
+  finish_flight(s, true);
+  s.state = HandshakeState::kWaitChangeCipherSpec;
+  return {};
+}
+
+// full_handshake answers with ServerHello … ServerHelloDone under a suite chosen afresh.
+Status full_handshake(EndpointState& s, const ClientHello& hello) noexcept {
+  Offer offer{hello, {}};
+  const U16List& schemes = hello.extensions.signature_algorithms;
+  if (schemes.empty()) {
+    offer.schemes.assign(kSha1Schemes.begin(), kSha1Schemes.end());
+  }
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    offer.schemes.push_back(schemes[i]);
+  }
+  s.suite = choose_suite(s, offer);
+  if (s.suite == nullptr) {
+    return fail(s, {Error::kUnsupported, AlertDescription::kHandshakeFailure,
+                    "no cipher suite, group and signature scheme in common with the client"});
+  }
+  const std::optional<SuiteInfo> info = suite_info(s.suite->code);
+  s.cipher = info->cipher;
+  s.prf_hash = info->prf_hash;
+  s.negotiated.suite = s.suite;
+  s.negotiated.extended_master_secret = s.peer_offered_ems;
+  s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
+  if (s.config->session_cache) {
+    s.config->random(s.session.id);  // a new session, to be found by this ID
+    s.session.id_size = s.session.id.size();
+  }
+  if (const Status st = send_server_flight(s, hello.extensions.srtp_mki); !st) {
+    return fail(s,
+                {st.error(), AlertDescription::kInternalError, "cannot write the server flight"});
+  }
+  s.state = s.certificate_requested ? HandshakeState::kWaitClientCertificate
+                                    : HandshakeState::kWaitClientKeyExchange;
+  return {};
+}
+
 Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   const Result<ClientHello> hello = parse_client_hello(m.body);
   if (!hello) {
@@ -232,25 +334,6 @@ Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   if (const Status st = read_extensions(s, *hello); !st) {
     return st;
   }
-  Offer offer{*hello, {}};
-  const U16List& schemes = hello->extensions.signature_algorithms;
-  if (schemes.empty()) {
-    offer.schemes.assign(kSha1Schemes.begin(), kSha1Schemes.end());
-  }
-  for (std::size_t i = 0; i < schemes.size(); ++i) {
-    offer.schemes.push_back(schemes[i]);
-  }
-  s.suite = choose_suite(s, offer);
-  if (s.suite == nullptr) {
-    return fail(s, {Error::kUnsupported, AlertDescription::kHandshakeFailure,
-                    "no cipher suite, group and signature scheme in common with the client"});
-  }
-  const std::optional<SuiteInfo> info = suite_info(s.suite->code);
-  s.cipher = info->cipher;
-  s.prf_hash = info->prf_hash;
-  s.negotiated.suite = s.suite;
-  s.negotiated.extended_master_secret = s.peer_offered_ems;
-  s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
   s.client_random = hello->random;
   s.config->random(s.server_random);
   if (const Status st = log_message(s, m.msg_type, m.message_seq, m.body); !st) {
@@ -258,13 +341,12 @@ Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   }
   // RFC 6347 §4.2.2: our first message takes the number of the hello it answers.
   s.next_send_seq = m.message_seq;
-  if (const Status st = send_server_flight(s, hello->extensions.srtp_mki); !st) {
-    return fail(s,
-                {st.error(), AlertDescription::kInternalError, "cannot write the server flight"});
+  s.issue_ticket = s.config->session_ticket_keys && hello->extensions.has_session_ticket;
+  if (const std::optional<Session> saved = saved_session(s, *hello);
+      saved && may_resume(s, *hello, *saved)) {
+    return resume(s, *hello, *saved, hello->extensions.srtp_mki);
   }
-  s.state = s.certificate_requested ? HandshakeState::kWaitClientCertificate
-                                    : HandshakeState::kWaitClientKeyExchange;
-  return {};
+  return full_handshake(s, *hello);
 }
 
 Status do_client_certificate(EndpointState& s, const HandshakeMessage& m) noexcept {
@@ -342,16 +424,30 @@ Status do_certificate_verify(EndpointState& s, const HandshakeMessage& m) noexce
   return log_message(s, m.msg_type, m.message_seq, m.body);
 }
 
+// do_client_finished ends the handshake: a full one with our last flight, a resumed one as is.
 Status do_client_finished(EndpointState& s, const HandshakeMessage& m) noexcept {
   if (const Status st = check_finished(s, m); !st) {
     return st;
   }
+  if (s.negotiated.resumed) {
+    return become_connected(s);
+  }
   begin_flight(s);
+  if (s.issue_ticket) {
+    if (const Status st = send_new_session_ticket(s); !st) {
+      return fail(s,
+                  {st.error(), AlertDescription::kInternalError, "cannot write NewSessionTicket"});
+    }
+  }
   if (const Status st = send_finished(s); !st) {
     return st;
   }
   finish_flight(s, false);  // the last flight: sent again only when the client repeats its own
-  return become_connected(s);
+  if (const Status st = become_connected(s); !st) {
+    return st;
+  }
+  remember_session(s);
+  return {};
 }
 
 Status unexpected(EndpointState& s) noexcept {

@@ -1,0 +1,316 @@
+// Session resumption between two wireseal endpoints: by session ID through the server's
+// SessionCache and by RFC 5077 ticket through SessionTicketKeys; what makes a server decline
+// (an unknown, tampered, expired or rotated-out session), the EMS rules of RFC 7627 §5.3,
+// and the abbreviated handshake on a lossy link.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+#include "endpoint_harness.h"
+#include "wireseal/dtls/session.h"
+
+namespace wireseal::dtls {
+namespace {
+
+using crypto::KeyType;
+using test::Network;
+
+std::array<std::uint8_t, SessionTicketKeys::kSecretSize> secret_of(std::uint8_t fill) {
+  std::array<std::uint8_t, SessionTicketKeys::kSecretSize> secret{};
+  secret.fill(fill);
+  return secret;
+}
+
+std::shared_ptr<EndpointConfig> client_config() {
+  auto c = std::make_shared<EndpointConfig>();
+  c->role = Role::kClient;
+  c->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  return c;
+}
+
+std::shared_ptr<EndpointConfig> server_config() {
+  auto c = std::make_shared<EndpointConfig>();
+  c->role = Role::kServer;
+  c->certificate = test::copy_certificate(KeyType::kEcP256);
+  c->allow_unauthenticated_peer = true;
+  return c;
+}
+
+std::shared_ptr<EndpointConfig> caching_server() {
+  auto c = server_config();
+  c->session_cache = std::make_shared<SessionCache>();
+  return c;
+}
+
+std::shared_ptr<EndpointConfig> ticket_server(std::uint8_t secret = 0x11) {
+  auto c = server_config();
+  c->session_ticket_keys = std::make_shared<SessionTicketKeys>(secret_of(secret));
+  return c;
+}
+
+// full_handshake connects once and returns the client's session.
+Session full_handshake(const std::shared_ptr<EndpointConfig>& client,
+                       const std::shared_ptr<EndpointConfig>& server) {
+  Network net(client, server);
+  net.handshake();
+  EXPECT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_FALSE(net.client().endpoint->negotiated().resumed);
+  Result<Session> session = net.client().endpoint->session();
+  EXPECT_TRUE(session) << to_string(session.error());
+  return session ? std::move(*session) : Session{};
+}
+
+void expect_same_keys(Endpoint& a, Endpoint& b) {
+  std::array<std::uint8_t, 32> ea{};
+  std::array<std::uint8_t, 32> eb{};
+  ASSERT_TRUE(a.export_keying_material("EXPERIMENTAL resumption", {}, false, ea));
+  ASSERT_TRUE(b.export_keying_material("EXPERIMENTAL resumption", {}, false, eb));
+  EXPECT_EQ(ea, eb);
+}
+
+// resume offers `saved` and returns whether both sides report a resumed association.
+bool resume(const std::shared_ptr<EndpointConfig>& client,
+            const std::shared_ptr<EndpointConfig>& server, const Session& saved,
+            std::optional<Session>* renewed = nullptr) {
+  Network net(client, server);
+  EXPECT_TRUE(net.client().endpoint->offer_session(saved));
+  net.handshake();
+  EXPECT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  const bool client_resumed = net.client().endpoint->negotiated().resumed;
+  EXPECT_EQ(client_resumed, net.server().endpoint->negotiated().resumed);
+  expect_same_keys(*net.client().endpoint, *net.server().endpoint);
+  net.send(net.client(), "after resumption");
+  EXPECT_EQ(net.server().data.size(), 1U);
+  if (renewed != nullptr) {
+    Result<Session> next = net.client().endpoint->session();
+    if (next) {
+      renewed->emplace(std::move(*next));
+    }
+  }
+  return client_resumed;
+}
+
+TEST(Resumption, BySessionIdThroughTheServerCache) {
+  auto client = client_config();
+  auto server = caching_server();
+  const Session saved = full_handshake(client, server);
+  EXPECT_EQ(saved.id_size, 32U);
+  EXPECT_TRUE(saved.ticket.empty());
+  EXPECT_EQ(server->session_cache->size(), 1U);
+  EXPECT_EQ(saved.peer_auth, PeerAuth::kFingerprint);
+
+  Network net(client, server);
+  ASSERT_TRUE(net.client().endpoint->offer_session(saved));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  const Negotiated& n = net.client().endpoint->negotiated();
+  EXPECT_TRUE(n.resumed);
+  EXPECT_TRUE(net.server().endpoint->negotiated().resumed);
+  EXPECT_EQ(n.suite->code, saved.cipher_suite);
+  EXPECT_EQ(n.peer_auth, PeerAuth::kFingerprint);
+  EXPECT_TRUE(n.extended_master_secret);
+  EXPECT_FALSE(net.client().endpoint->peer_certificate().empty());
+  // ServerHello, CCS and Finished in one datagram; CCS and Finished back.
+  EXPECT_EQ(net.datagrams_sent(), 3U);
+  expect_same_keys(*net.client().endpoint, *net.server().endpoint);
+  net.send(net.server(), "resumed");
+  ASSERT_EQ(net.client().data.size(), 1U);
+  EXPECT_EQ(net.client().data[0], "resumed");
+}
+
+TEST(Resumption, ByTicketWithARenewedTicketEachTime) {
+  auto client = client_config();
+  client->session_tickets = true;
+  auto server = ticket_server();
+  const Session first = full_handshake(client, server);
+  EXPECT_EQ(first.id_size, 0U);  // no cache: the ticket alone carries the session
+  EXPECT_FALSE(first.ticket.empty());
+  EXPECT_EQ(first.ticket_lifetime_hint_seconds, 7200U);
+
+  std::optional<Session> second;
+  EXPECT_TRUE(resume(client, server, first, &second));
+  ASSERT_TRUE(second);
+  EXPECT_NE(second->ticket, first.ticket);
+  EXPECT_EQ(second->master_secret, first.master_secret);
+  EXPECT_TRUE(resume(client, server, *second));
+  EXPECT_TRUE(resume(client, server, first));  // a ticket is not single-use
+}
+
+TEST(Resumption, WithoutTicketSupportTheClientGetsNoTicket) {
+  auto server = ticket_server();
+  Network net(client_config(), server);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected);
+  EXPECT_EQ(net.client().endpoint->session().error(), Error::kUnsupported);
+}
+
+TEST(Resumption, TicketsSurviveOneRotationButNotTwo) {
+  auto client = client_config();
+  client->session_tickets = true;
+  auto server = ticket_server();
+  const Session saved = full_handshake(client, server);
+  server->session_ticket_keys->rotate(secret_of(0x22));
+  EXPECT_TRUE(resume(client, server, saved));
+  server->session_ticket_keys->rotate(secret_of(0x33));
+  EXPECT_FALSE(resume(client, server, saved));
+}
+
+TEST(Resumption, AnotherServersTicketOrATamperedOneGetsAFullHandshake) {
+  auto client = client_config();
+  client->session_tickets = true;
+  auto server = ticket_server(0x11);
+  Session saved = full_handshake(client, server);
+  EXPECT_FALSE(resume(client, ticket_server(0x44), saved));
+  for (const std::size_t at : {std::size_t{0}, std::size_t{20}, saved.ticket.size() - 1}) {
+    Session tampered = saved;
+    tampered.ticket[at] ^= 0x01;
+    EXPECT_FALSE(resume(client, server, tampered)) << "byte " << at;
+  }
+}
+
+TEST(Resumption, UnknownOrForgottenSessionIdGetsAFullHandshake) {
+  auto client = client_config();
+  auto server = caching_server();
+  const Session saved = full_handshake(client, server);
+  EXPECT_FALSE(resume(client, caching_server(), saved));  // a server that never saw it
+  server->session_cache->remove(saved.session_id());
+  EXPECT_FALSE(resume(client, server, saved));
+}
+
+TEST(Resumption, PskSessionResumesAsPsk) {
+  auto client = std::make_shared<EndpointConfig>();
+  client->psk = {1, 2, 3, 4, 5, 6, 7, 8};
+  client->psk_identity = {'i', 'd'};
+  auto server = std::make_shared<EndpointConfig>();
+  server->role = Role::kServer;
+  server->psk = client->psk;
+  server->psk_identity = client->psk_identity;
+  server->session_cache = std::make_shared<SessionCache>();
+  const Session saved = full_handshake(client, server);
+  EXPECT_EQ(saved.peer_auth, PeerAuth::kPsk);
+  Network net(client, server);
+  ASSERT_TRUE(net.client().endpoint->offer_session(saved));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_TRUE(net.server().endpoint->negotiated().resumed);
+  EXPECT_EQ(net.server().endpoint->negotiated().peer_auth, PeerAuth::kPsk);
+}
+
+TEST(Resumption, ServerNoLongerServingTheSuiteRunsAFullHandshake) {
+  auto client = client_config();
+  auto server = caching_server();
+  const Session saved = full_handshake(client, server);
+  auto narrower = caching_server();
+  narrower->session_cache = server->session_cache;
+  narrower->cipher_suites = {saved.cipher_suite == 0xC02B ? std::uint16_t{0xC02C}
+                                                          : std::uint16_t{0xC02B}};
+  EXPECT_FALSE(resume(client, narrower, saved));
+}
+
+TEST(Resumption, OfferSessionRefusesWhatCannotBeResumed) {
+  Endpoint client(client_config());
+  Session none;
+  EXPECT_EQ(client.offer_session(none).error(), Error::kInvalidArgument);
+  Session no_ems;
+  no_ems.cipher_suite = 0xC02B;
+  no_ems.id_size = 32;
+  EXPECT_EQ(client.offer_session(no_ems).error(), Error::kInvalidArgument);  // RFC 7627 §5.3
+  Session unknown_suite = no_ems;
+  unknown_suite.extended_master_secret = true;
+  unknown_suite.cipher_suite = 0x0005;
+  EXPECT_EQ(client.offer_session(unknown_suite).error(), Error::kInvalidArgument);
+  Session good = no_ems;
+  good.extended_master_secret = true;
+  EXPECT_TRUE(client.offer_session(good));
+  ASSERT_TRUE(client.start(Instant{}));
+  EXPECT_EQ(client.offer_session(good).error(), Error::kBadState);
+  Endpoint server(server_config());
+  EXPECT_EQ(server.offer_session(good).error(), Error::kBadState);
+}
+
+// The server remembers whether EMS made the session: a client that offers it without EMS
+// gets a full handshake (RFC 7627 §5.3), and one made without EMS is not resumed with it.
+TEST(Resumption, ExtendedMasterSecretMustMatchTheSession) {
+  auto client = client_config();
+  client->require_extended_master_secret = false;
+  auto server = caching_server();
+  server->require_extended_master_secret = false;
+  Session saved = full_handshake(client, server);
+  ASSERT_TRUE(saved.extended_master_secret);
+  // A cached session marked as made without EMS: the client's EMS offer no longer matches.
+  Session without = saved;
+  without.extended_master_secret = false;
+  server->session_cache->remove(saved.session_id());
+  ASSERT_TRUE(server->session_cache->store(Instant{}, without));
+  EXPECT_FALSE(resume(client, server, without));
+}
+
+TEST(Resumption, AbbreviatedHandshakeOnALossyLink) {
+  auto client = client_config();
+  client->session_tickets = true;
+  auto server = ticket_server();
+  server->session_cache = std::make_shared<SessionCache>();
+  const Session saved = full_handshake(client, server);
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE(seed);
+    Network net(client, server, {0.3, 0.2, 0.2, seed});
+    ASSERT_TRUE(net.client().endpoint->offer_session(saved));
+    net.handshake();
+    ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+    EXPECT_TRUE(net.client().endpoint->negotiated().resumed);
+    expect_same_keys(*net.client().endpoint, *net.server().endpoint);
+  }
+}
+
+TEST(SessionCache, BoundedInCountAndAge) {
+  SessionCache cache(2, std::chrono::seconds(60));
+  const Instant t0{};
+  Session s;
+  s.cipher_suite = 0xC02B;
+  s.id_size = 32;
+  for (std::uint8_t i = 1; i <= 3; ++i) {
+    s.id.fill(i);
+    ASSERT_TRUE(cache.store(t0, s));
+  }
+  EXPECT_EQ(cache.size(), 2U);
+  std::array<std::uint8_t, 32> id{};
+  id.fill(1);
+  EXPECT_FALSE(cache.find(t0, id));  // the oldest went
+  id.fill(3);
+  EXPECT_TRUE(cache.find(t0 + std::chrono::seconds(60), id));
+  EXPECT_FALSE(cache.find(t0 + std::chrono::seconds(61), id));
+  Session no_id;
+  EXPECT_EQ(cache.store(t0, no_id).error(), Error::kInvalidArgument);
+}
+
+TEST(SessionTicketKeys, SealOpenRoundTripAndEveryTruncationFails) {
+  SessionTicketKeys keys(secret_of(7));
+  Session s;
+  s.cipher_suite = 0xC02F;
+  s.extended_master_secret = true;
+  s.peer_auth = PeerAuth::kChain;
+  s.master_secret.fill(0xAB);
+  s.peer_certificate = {1, 2, 3};
+  std::vector<std::uint8_t> ticket(keys.sealed_size(s));
+  const Result<std::size_t> n = keys.seal(s, system_random(), ticket);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, ticket.size());
+  const Result<Session> opened = keys.open(ticket);
+  ASSERT_TRUE(opened);
+  EXPECT_EQ(opened->cipher_suite, s.cipher_suite);
+  EXPECT_EQ(opened->peer_auth, PeerAuth::kChain);
+  EXPECT_EQ(opened->master_secret, s.master_secret);
+  EXPECT_EQ(opened->peer_certificate, s.peer_certificate);
+  for (std::size_t len = 0; len < ticket.size(); ++len) {
+    EXPECT_EQ(keys.open(std::span(ticket).first(len)).error(), Error::kAuthFailed) << len;
+  }
+  std::vector<std::uint8_t> again(ticket.size());
+  ASSERT_TRUE(keys.seal(s, system_random(), again));
+  EXPECT_NE(again, ticket);  // a fresh salt, so a fresh key, per ticket
+  std::vector<std::uint8_t> small(ticket.size() - 1);
+  EXPECT_EQ(keys.seal(s, system_random(), small).error(), Error::kBufferTooSmall);
+}
+
+}  // namespace
+}  // namespace wireseal::dtls
