@@ -134,8 +134,8 @@ Status do_hello_verify_request(EndpointState& s, const HandshakeMessage& m) noex
 Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexcept {
   const EndpointConfig& c = *s.config;
   if ((e.has_session_ticket && !offers_ticket(s)) || e.has_connection_id ||
-      !e.alpn_protocols.empty() ||
-      (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty())) {
+      !e.alpn_protocols.empty() || (e.has_server_name && c.server_name.empty()) ||
+      (e.has_use_srtp && c.srtp_profiles.empty())) {
     return fail(s, {Error::kMalformed, AlertDescription::kUnsupportedExtension,
                     "the ServerHello carries an extension we did not offer"});
   }
@@ -476,8 +476,7 @@ Status client_handle_message(EndpointState& s, const HandshakeMessage& m) noexce
       }
       return type == HandshakeType::kServerHelloDone ? do_server_hello_done(s, m) : unexpected(s);
     case HandshakeState::kWaitNewSessionTicket:
-      return type == HandshakeType::kNewSessionTicket ? do_new_session_ticket(s, m)
-                                                      : unexpected(s);
+      return type == HandshakeType::kNewSessionTicket ? do_new_session_ticket(s, m) : unexpected(s);
     case HandshakeState::kWaitFinished:
       return type == HandshakeType::kFinished ? do_server_finished(s, m) : unexpected(s);
     default:

@@ -32,7 +32,7 @@ enum class HandshakeState : std::uint8_t {
   kWaitServerHello,
   kWaitServerCertificate,
   kWaitServerKeyExchange,
-  kWaitServerHelloDone,  // CertificateRequest may come first
+  kWaitServerHelloDone,   // CertificateRequest may come first
   kWaitNewSessionTicket,  // the ServerHello promised a ticket (RFC 5077 §3.3)
   // server
   kWaitClientHello,
@@ -112,7 +112,7 @@ struct EndpointState {
   std::optional<Session> offered_session;  // client: offer_session's, until the ServerHello
   std::array<std::uint8_t, kMaxSessionIdSize> hello_session_id{};  // client: sent in the hello
   std::size_t hello_session_id_size = 0;
-  Session session;              // this association's ID and (client) ticket, for session()
+  Session session;               // this association's ID and (client) ticket, for session()
   bool ticket_expected = false;  // client: the ServerHello carried session_ticket
   bool issue_ticket = false;     // server: the client takes tickets and we have keys
 
