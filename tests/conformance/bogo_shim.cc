@@ -33,6 +33,7 @@
 #include "wireseal/dtls/handshake/cipher_suite.h"
 #include "wireseal/dtls/handshake/message.h"
 #include "wireseal/dtls/record.h"
+#include "wireseal/dtls/session.h"
 
 namespace {
 
@@ -57,6 +58,8 @@ struct Flags {
   std::string psk_identity;
   std::string srtp_profiles;
   int resume_count = 0;
+  bool expect_session_miss = false;
+  bool no_ticket = false;
 };
 
 // Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake),
@@ -109,6 +112,10 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
       f.srtp_profiles = value();
     } else if (arg == "-resume-count") {
       f.resume_count = std::stoi(value());
+    } else if (arg == "-expect-session-miss") {
+      f.expect_session_miss = true;
+    } else if (arg == "-no-ticket") {
+      f.no_ticket = true;
     } else if (arg == "-is-handshaker-supported") {
       std::puts("No");
       std::exit(0);
@@ -164,6 +171,9 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& u
   if (!f.psk.empty()) {
     c->psk.assign(f.psk.begin(), f.psk.end());
     c->psk_identity.assign(f.psk_identity.begin(), f.psk_identity.end());
+    if (f.server) {
+      c->psk_identity_hint = c->psk_identity;  // BoringSSL's shim sends it as the hint
+    }
   }
   c->request_client_certificate = f.server && f.verify_peer;
   c->require_client_certificate = f.server && f.require_client_certificate;
@@ -178,9 +188,17 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& u
     c->srtp_profiles.push_back(*id);
     profiles = colon == std::string_view::npos ? std::string_view{} : profiles.substr(colon + 1);
   }
-  if (f.resume_count > 0) {
-    unsupported = "session resumption";
-    return nullptr;
+  // As BoringSSL does by default: a server caches sessions and issues tickets, a client
+  // asks for tickets.
+  if (f.server) {
+    c->session_cache = std::make_shared<dtls::SessionCache>();
+    if (!f.no_ticket) {
+      std::array<std::uint8_t, dtls::SessionTicketKeys::kSecretSize> secret{};
+      c->random(secret);
+      c->session_ticket_keys = std::make_shared<dtls::SessionTicketKeys>(secret);
+    }
+  } else {
+    c->session_tickets = !f.no_ticket;
   }
   return c;
 }
@@ -291,7 +309,12 @@ class Shim {
   Shim(const Flags& flags, std::shared_ptr<dtls::EndpointConfig> config, Runner& runner)
       : flags_(flags), endpoint_(std::move(config)), runner_(runner) {}
 
-  int run() {
+  const dtls::Endpoint& endpoint() const { return endpoint_; }
+
+  int run(const std::optional<dtls::Session>& offer) {
+    if (offer && !endpoint_.offer_session(*offer)) {
+      return fail("cannot offer the saved session");
+    }
     if (!endpoint_.start(now_)) {
       return fail("cannot start");
     }
@@ -443,16 +466,32 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unimplemented: %s\n", unsupported.c_str());
     return kUnimplemented;
   }
-  Runner runner;
-  if (!runner.connect(flags->port)) {
-    std::perror("connect to the runner");
-    return 1;
-  }
   Result<dtls::Endpoint> probe = dtls::Endpoint::create(config);
   if (!probe) {
     std::fprintf(stderr, "unimplemented: this configuration (%s)\n", to_string(probe.error()));
     return kUnimplemented;
   }
-  Shim shim(*flags, config, runner);
-  return shim.run();
+  // -resume-count K: K + 1 connections in turn, each after the first resuming the session
+  // the one before it left (the client offers it; the server finds it in its cache or ticket).
+  std::optional<dtls::Session> session;
+  for (int i = 0; i <= flags->resume_count; ++i) {
+    Runner runner;
+    if (!runner.connect(flags->port)) {
+      std::perror("connect to the runner");
+      return 1;
+    }
+    Shim shim(*flags, config, runner);
+    if (const int rc = shim.run(flags->server ? std::nullopt : session); rc != 0) {
+      return rc;
+    }
+    const bool resumed = shim.endpoint().negotiated().resumed;
+    if (i > 0 && resumed == flags->expect_session_miss) {
+      std::fprintf(stderr, resumed ? "the session was resumed unexpectedly\n"
+                                   : "the session was not resumed\n");
+      return 1;
+    }
+    Result<dtls::Session> next = shim.endpoint().session();
+    session = next ? std::optional(std::move(*next)) : std::nullopt;
+  }
+  return 0;
 }

@@ -21,6 +21,8 @@ namespace wireseal::dtls {
 
 namespace detail {
 
+constexpr std::chrono::milliseconds kTimerSlack{15};
+
 namespace {
 
 constexpr std::array<std::uint16_t, 3> kDefaultGroups{29, 23, 24};
@@ -183,7 +185,13 @@ Status handle_message(EndpointState& s, const HandshakeMessage& m) noexcept {
     s.peer_flight_begun = true;
     s.peer_flight_start = m.message_seq;
   }
-  return s.role == Role::kClient ? client_handle_message(s, m) : server_handle_message(s, m);
+  const Status st =
+      s.role == Role::kClient ? client_handle_message(s, m) : server_handle_message(s, m);
+  if (st && s.early_change_cipher_spec && s.state == HandshakeState::kWaitChangeCipherSpec) {
+    s.early_change_cipher_spec = false;
+    handle_change_cipher_spec(s);
+  }
+  return st;
 }
 
 Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
@@ -412,6 +420,7 @@ void finish_flight(EndpointState& s, bool expects_reply) noexcept {
     s.answers_to = s.reassembler.next_seq();
   }
   s.peer_flight_begun = false;
+  s.early_change_cipher_spec = false;  // a CCS from before our flight cannot answer it
   s.flight.rewind();
   s.flight_expects_reply = expects_reply;
   s.timer_running = expects_reply;
@@ -420,7 +429,32 @@ void finish_flight(EndpointState& s, bool expects_reply) noexcept {
   s.timeouts = 0;
 }
 
+namespace {
+
+// awaits_change_cipher_spec_later: the peer's current flight still has handshake messages
+// to come before its ChangeCipherSpec, which may overtake them (BoGo reorders it).
+bool awaits_change_cipher_spec_later(HandshakeState state) noexcept {
+  switch (state) {
+    case HandshakeState::kWaitServerHello:  // a resumption's flight ends in CCS, Finished
+    case HandshakeState::kWaitNewSessionTicket:
+    case HandshakeState::kWaitClientCertificate:
+    case HandshakeState::kWaitClientKeyExchange:
+    case HandshakeState::kWaitCertificateVerify:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void handle_change_cipher_spec(EndpointState& s) noexcept {
+  if (s.read_epoch == 0 && awaits_change_cipher_spec_later(s.state)) {
+    // Kept until the messages before it are in; the Finished that follows still checks the
+    // whole handshake, so an injected one gains nothing.
+    s.early_change_cipher_spec = true;
+    return;
+  }
   if (s.state != HandshakeState::kWaitChangeCipherSpec || !s.pending_opener) {
     s.stats.drops.count(Error::kWrongContext);  // early or repeated: the peer will resend
     return;
@@ -514,7 +548,10 @@ Status Endpoint::handle_timeout(Instant now) noexcept {
     return detail::fail(s, {Error::kTimedOut, AlertDescription::kHandshakeFailure,
                             "the handshake did not complete within handshake_timeout"});
   }
-  if (now >= s.deadline) {
+  // A timer that wakes within kTimerSlack of the deadline counts as expired, as BoringSSL's
+  // does: event loops wake a little early (timer granularity), and a second wake-up for the
+  // last milliseconds would only delay the resend.
+  if (now + detail::kTimerSlack >= s.deadline) {
     if (s.timeouts == s.config->max_retransmissions) {
       return detail::fail(s, {Error::kTimedOut, AlertDescription::kHandshakeFailure,
                               "the peer did not answer after max_retransmissions resends"});

@@ -125,6 +125,7 @@ struct EndpointState {
   std::optional<RecordOpener> opener;          // epoch 1, once the peer's CCS arrived
   std::optional<RecordOpener> pending_opener;  // epoch 1, keys derived, CCS not yet seen
   std::uint16_t read_epoch = 0;
+  bool early_change_cipher_spec = false;  // the peer's CCS overtook its flight's last messages
 
   // --- output queue
   PendingEvent event = PendingEvent::kNone;
