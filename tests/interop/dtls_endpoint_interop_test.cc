@@ -2,18 +2,11 @@
 // roles:
 // the handshake completes, application data flows both ways, and the RFC 5705 exports and the
 // DTLS-SRTP keys OpenSSL prints (-keymatexport) equal ours byte for byte.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <array>
 #include <cctype>
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -21,172 +14,13 @@
 #include <vector>
 
 #include "child_process.h"
+#include "endpoint_driver.h"
 #include "udp_relay.h"
 #include "wireseal/crypto/certificate.h"
 #include "wireseal/dtls/endpoint.h"
 
 namespace wireseal::interop {
 namespace {
-
-using dtls::Endpoint;
-using dtls::EndpointConfig;
-using dtls::Output;
-using std::chrono::milliseconds;
-
-constexpr const char* kExportLabel = "EXPERIMENTAL-wireseal";
-constexpr std::size_t kExportLength = 32;
-
-std::string hex(std::span<const std::uint8_t> bytes) {
-  std::string out;
-  char two[3];
-  for (std::uint8_t b : bytes) {
-    std::snprintf(two, sizeof two, "%02X", b);
-    out += two;
-  }
-  return out;
-}
-
-// A UDP socket on 127.0.0.1 with the peer fixed once known.
-class Udp {
- public:
-  explicit Udp(std::uint16_t port = 0) : fd_(::socket(AF_INET, SOCK_DGRAM, 0)) {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(port);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-  }
-  ~Udp() { ::close(fd_); }
-  Udp(const Udp&) = delete;
-  Udp& operator=(const Udp&) = delete;
-  std::uint16_t port() const { return port_; }
-  void connect_to(std::uint16_t port) {
-    peer_.sin_family = AF_INET;
-    peer_.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    peer_.sin_port = htons(port);
-    has_peer_ = true;
-  }
-  void send(std::span<const std::uint8_t> d) {
-    ASSERT_TRUE(has_peer_);
-    ::sendto(fd_, d.data(), d.size(), 0, reinterpret_cast<const sockaddr*>(&peer_), sizeof peer_);
-  }
-  // receive waits up to `wait` for one datagram; a server learns its peer from the first.
-  std::optional<std::size_t> receive(std::span<std::uint8_t> out, milliseconds wait) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(wait.count())) <= 0) {
-      return std::nullopt;
-    }
-    sockaddr_in from{};
-    socklen_t len = sizeof from;
-    const ssize_t n =
-        ::recvfrom(fd_, out.data(), out.size(), 0, reinterpret_cast<sockaddr*>(&from), &len);
-    if (n < 0) {
-      return std::nullopt;
-    }
-    if (!has_peer_) {
-      peer_ = from;
-      has_peer_ = true;
-    }
-    return static_cast<std::size_t>(n);
-  }
-
- private:
-  int fd_;
-  std::uint16_t port_ = 0;
-  sockaddr_in peer_{};
-  bool has_peer_ = false;
-};
-
-// Drives an Endpoint over a Udp socket with the real clock.
-class Driver {
- public:
-  Driver(std::shared_ptr<const EndpointConfig> config, Udp& udp) : endpoint_(config), udp_(udp) {}
-  Endpoint& endpoint() { return endpoint_; }
-  const std::vector<std::string>& received() const { return received_; }
-
-  // pump runs until `done` or `limit`.
-  template <class Done>
-  bool pump(Done done, milliseconds limit) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    if (!started_) {
-      started_ = true;
-      EXPECT_TRUE(endpoint_.start(std::chrono::steady_clock::now()));
-    }
-    while (!done() && !failed_ && std::chrono::steady_clock::now() < end) {
-      flush();
-      std::array<std::uint8_t, 2048> in{};
-      const std::optional<std::size_t> n = udp_.receive(in, milliseconds(20));
-      const auto now = std::chrono::steady_clock::now();
-      if (n) {
-        (void)endpoint_.handle_datagram(now, std::span(in).first(*n));
-        flush();  // before `in` goes: application data views point into it
-      } else {
-        (void)endpoint_.handle_timeout(now);
-      }
-    }
-    flush();
-    return done();
-  }
-
-  void send(const std::string& text) {
-    std::array<std::uint8_t, 2048> record{};
-    const Result<std::size_t> n = endpoint_.send(
-        std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), record);
-    ASSERT_TRUE(n);
-    udp_.send(std::span(record).first(*n));
-  }
-
-  bool connected() const { return connected_; }
-  bool failed() const { return failed_; }
-
-  // receives runs until a record containing `text` arrives, or `limit`.
-  bool receives(const std::string& text, milliseconds limit = milliseconds(5000)) {
-    return pump(
-        [this, &text] {
-          return !received_.empty() && received_.back().find(text) != std::string::npos;
-        },
-        limit);
-  }
-
- private:
-  void flush() {
-    std::array<std::uint8_t, 1500> out{};
-    for (;;) {
-      const Result<Output> o = endpoint_.poll_output(out);
-      if (!o) {
-        return;
-      }
-      switch (o->kind) {
-        case Output::Kind::kDatagram:
-          udp_.send(std::span(out).first(o->size));
-          break;
-        case Output::Kind::kConnected:
-          connected_ = true;
-          break;
-        case Output::Kind::kApplicationData:
-          received_.emplace_back(o->data.begin(), o->data.end());
-          break;
-        case Output::Kind::kFailed:
-          failed_ = true;
-          break;
-        case Output::Kind::kClosed:
-          break;
-        default:
-          return;
-      }
-    }
-  }
-
-  Endpoint endpoint_;
-  Udp& udp_;
-  std::vector<std::string> received_;
-  bool started_ = false;
-  bool connected_ = false;
-  bool failed_ = false;
-};
 
 struct Case {
   const char* name;
@@ -204,43 +38,6 @@ const char* openssl_name(std::uint16_t suite) {
   return dtls::find_cipher_suite(suite)->openssl_name;
 }
 
-constexpr const char* kPskHex = "0102030405060708090a0b0c0d0e0f10";
-constexpr const char* kPskIdentity = "wireseal-client";
-
-// PeerTest: a temporary directory for the peer's files, removed after the test.
-template <class Param>
-class PeerTest : public testing::TestWithParam<Param> {
- protected:
-  void make_dir() {
-    char tmpl[] = "/tmp/wireseal-endpoint-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  void write_file(const std::string& name, std::span<const std::uint8_t> bytes) {
-    std::ofstream(dir_ + "/" + name)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-  }
-
-  // write_identity saves a fresh certificate and key as PEM for OpenSSL, returns ours.
-  crypto::CertifiedKey write_identity(crypto::KeyType type, const std::string& stem) {
-    Result<crypto::CertifiedKey> made = crypto::generate_self_signed(type, stem);
-    EXPECT_TRUE(made);
-    std::vector<std::uint8_t> pem(16384);
-    const Result<std::size_t> c = made->chain.to_pem(pem);
-    EXPECT_TRUE(c);
-    write_file(stem + ".crt", std::span(pem).first(*c));
-    const Result<std::size_t> k = made->key.to_pem(pem);
-    EXPECT_TRUE(k);
-    write_file(stem + ".key", std::span(pem).first(*k));
-    return std::move(*made);
-  }
-
-  std::string dir_;
-};
-
 class OpensslPeer : public PeerTest<std::tuple<Case, dtls::Role>> {
  protected:
   void SetUp() override {
@@ -251,22 +48,6 @@ class OpensslPeer : public PeerTest<std::tuple<Case, dtls::Role>> {
 
   std::string openssl_;
 };
-
-std::string slurp_file(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-std::vector<std::uint8_t> bytes(const std::string& s) { return {s.begin(), s.end()}; }
-
-std::vector<std::uint8_t> psk_bytes() {
-  std::vector<std::uint8_t> out;
-  const std::string h = kPskHex;
-  for (std::size_t i = 0; i < h.size(); i += 2) {
-    out.push_back(static_cast<std::uint8_t>(std::stoi(h.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
 
 TEST_P(OpensslPeer, HandshakeDataAndExports) {
   const auto& [c, our_role] = GetParam();
