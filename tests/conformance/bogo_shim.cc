@@ -60,13 +60,25 @@ struct Flags {
   int resume_count = 0;
   bool expect_session_miss = false;
   bool no_ticket = false;
+  bool expect_session_id = false;
+  bool expect_no_session_id = false;
+  bool expect_ticket_renewal = false;
+  int initial_timeout_ms = 0;
+  std::string host_name;
+  std::string expect_server_name;
 };
 
 // Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake),
 // -dtls (the only protocol here)
 // and checks the runner makes itself.
-constexpr std::string_view kNoOpFlags[] = {"-async", "-implicit-handshake", "-loose-errors",
-                                           "-dtls"};
+constexpr std::string_view kNoOpFlags[] = {
+    "-async",   "-implicit-handshake", "-loose-errors", "-dtls", "-expect-no-hrr",
+    "-no-tls1", "-no-tls11",           "-no-tls13"};
+
+// DTLS wire versions count down: 1.0 is 0xfeff, 1.2 0xfefd, 1.3 0xfefc.
+constexpr int kDtls10 = 0xfeff;
+constexpr int kDtls12 = 0xfefd;
+constexpr int kDtls13 = 0xfefc;
 
 std::vector<std::uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -116,6 +128,27 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
       f.expect_session_miss = true;
     } else if (arg == "-no-ticket") {
       f.no_ticket = true;
+    } else if (arg == "-expect-session-id") {
+      f.expect_session_id = true;
+    } else if (arg == "-expect-no-session-id") {
+      f.expect_no_session_id = true;
+    } else if (arg == "-expect-ticket-renewal") {
+      f.expect_ticket_renewal = true;
+    } else if (arg == "-initial-timeout-duration-ms") {
+      f.initial_timeout_ms = std::stoi(value());
+    } else if (arg == "-host-name") {
+      f.host_name = value();
+    } else if (arg == "-expect-server-name") {
+      f.expect_server_name = value();
+    } else if (arg == "-min-version" || arg == "-max-version") {
+      // Only ranges that include DTLS 1.2 can run here.
+      const int version = std::stoi(value());
+      const bool includes_12 = arg == "-min-version" ? version == kDtls10 || version == kDtls12
+                                                     : version == kDtls12 || version == kDtls13;
+      if (!includes_12) {
+        std::fprintf(stderr, "unimplemented: %s %d excludes DTLS 1.2\n", argv[i - 1], version);
+        return std::nullopt;
+      }
     } else if (arg == "-is-handshaker-supported") {
       std::puts("No");
       std::exit(0);
@@ -175,6 +208,10 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& u
       c->psk_identity_hint = c->psk_identity;  // BoringSSL's shim sends it as the hint
     }
   }
+  if (f.initial_timeout_ms > 0) {
+    c->initial_retransmit_timeout = std::chrono::milliseconds(f.initial_timeout_ms);
+  }
+  c->server_name = f.server ? std::string() : f.host_name;
   c->request_client_certificate = f.server && f.verify_peer;
   c->require_client_certificate = f.server && f.require_client_certificate;
   std::string_view profiles = f.srtp_profiles;
@@ -451,6 +488,31 @@ class Shim {
   bool failed_ = false;
 };
 
+// check_connection tests what the flags expect of one completed connection; null when all
+// holds, else the reason.
+const char* check_connection(const Flags& f, const dtls::Endpoint& endpoint, bool is_resume,
+                             const std::optional<dtls::Session>& offered,
+                             const Result<dtls::Session>& left) {
+  const bool resumed = endpoint.negotiated().resumed;
+  if (is_resume && resumed == f.expect_session_miss) {
+    return resumed ? "the session was resumed unexpectedly" : "the session was not resumed";
+  }
+  // As BoringSSL's shim: whether a full handshake left a session under an ID (the server
+  // cached it) rather than in a ticket alone.
+  const bool has_id = left && left->id_size != 0;
+  if (!is_resume && ((f.expect_session_id && !has_id) || (f.expect_no_session_id && has_id))) {
+    return has_id ? "the session was unexpectedly cached" : "the session was not cached";
+  }
+  if (f.expect_ticket_renewal && is_resume &&
+      (!left || !offered || left->ticket.empty() || left->ticket == offered->ticket)) {
+    return "the ticket was not renewed";
+  }
+  if (!f.expect_server_name.empty() && endpoint.server_name() != f.expect_server_name) {
+    return "the client did not ask for the expected server name";
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -484,13 +546,11 @@ int main(int argc, char** argv) {
     if (const int rc = shim.run(flags->server ? std::nullopt : session); rc != 0) {
       return rc;
     }
-    const bool resumed = shim.endpoint().negotiated().resumed;
-    if (i > 0 && resumed == flags->expect_session_miss) {
-      std::fprintf(stderr, resumed ? "the session was resumed unexpectedly\n"
-                                   : "the session was not resumed\n");
+    Result<dtls::Session> next = shim.endpoint().session();
+    if (const char* wrong = check_connection(*flags, shim.endpoint(), i > 0, session, next)) {
+      std::fprintf(stderr, "connection %d: %s\n", i, wrong);
       return 1;
     }
-    Result<dtls::Session> next = shim.endpoint().session();
     session = next ? std::optional(std::move(*next)) : std::nullopt;
   }
   return 0;

@@ -118,9 +118,9 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
   ASSERT_FALSE(openssl.empty()) << "openssl not on PATH (scripts/install-deps.sh installs it)";
   crypto::Fingerprint fingerprint;
   crypto::CertifiedKey id = identity(fingerprint);
-  const std::vector<std::string> no_ticket =
-      c.carrier == Carrier::kSessionId ? std::vector<std::string>{"-no_ticket"}
-                                       : std::vector<std::string>{};
+  const std::vector<std::string> no_ticket = c.carrier == Carrier::kSessionId
+                                                 ? std::vector<std::string>{"-no_ticket"}
+                                                 : std::vector<std::string>{};
   if (c.our_role == dtls::Role::kClient) {
     const std::uint16_t port = free_udp_port();
     std::vector<std::string> argv = {openssl,
@@ -158,10 +158,9 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
     SCOPED_TRACE(round);
     Udp udp;
     Driver us(config, udp);
-    std::vector<std::string> argv = {openssl,    "s_client",
-                                     "-dtls1_2", "-connect",
-                                     "127.0.0.1:" + std::to_string(udp.port()),
-                                     "-sess_out", session_file};
+    std::vector<std::string> argv = {
+        openssl,     "s_client",  "-dtls1_2", "-connect", "127.0.0.1:" + std::to_string(udp.port()),
+        "-sess_out", session_file};
     if (round == 1) {
       argv.insert(argv.end(), {"-sess_in", session_file});
     }
@@ -176,9 +175,9 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
     EXPECT_TRUE(us.receives("openssl round " + std::to_string(round)));
     // s_client writes -sess_out once its handshake is done; wait for it before stopping.
     const auto deadline = std::chrono::steady_clock::now() + milliseconds(5000);
-    while ((!std::filesystem::exists(session_file) ||
-            std::filesystem::file_size(session_file) == 0) &&
-           std::chrono::steady_clock::now() < deadline) {
+    while (
+        (!std::filesystem::exists(session_file) || std::filesystem::file_size(session_file) == 0) &&
+        std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(milliseconds(10));
     }
     peer.stop();
@@ -187,12 +186,11 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Dtls12, OpensslResumption,
-    testing::Values(ResumptionCase{"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
-                    ResumptionCase{"SessionId_WiresealClient", Carrier::kSessionId,
-                                   dtls::Role::kClient},
-                    ResumptionCase{"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
-                    ResumptionCase{"SessionId_WiresealServer", Carrier::kSessionId,
-                                   dtls::Role::kServer}),
+    testing::Values(
+        ResumptionCase{"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
+        ResumptionCase{"SessionId_WiresealClient", Carrier::kSessionId, dtls::Role::kClient},
+        ResumptionCase{"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
+        ResumptionCase{"SessionId_WiresealServer", Carrier::kSessionId, dtls::Role::kServer}),
     case_name);
 
 // --- GnuTLS
@@ -243,8 +241,9 @@ TEST_P(GnutlsResumption, SecondAssociationResumes) {
   // resuming; standard input then goes over the resumed association.
   auto config = server_config(std::move(id), c.carrier);
   Udp udp;
-  std::vector<std::string> argv = {cli,        "--udp",  "--insecure", "--resume", "--priority",
-                                   priority,   "--port", std::to_string(udp.port()), "127.0.0.1"};
+  std::vector<std::string> argv = {cli,          "--udp",  "--insecure", "--resume",
+                                   "--priority", priority, "--port",     std::to_string(udp.port()),
+                                   "127.0.0.1"};
   if (c.carrier == Carrier::kSessionId) {
     argv.emplace_back("--noticket");
   }
@@ -270,12 +269,11 @@ TEST_P(GnutlsResumption, SecondAssociationResumes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Dtls12, GnutlsResumption,
-    testing::Values(ResumptionCase{"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
-                    ResumptionCase{"SessionId_WiresealClient", Carrier::kSessionId,
-                                   dtls::Role::kClient},
-                    ResumptionCase{"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
-                    ResumptionCase{"SessionId_WiresealServer", Carrier::kSessionId,
-                                   dtls::Role::kServer}),
+    testing::Values(
+        ResumptionCase{"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
+        ResumptionCase{"SessionId_WiresealClient", Carrier::kSessionId, dtls::Role::kClient},
+        ResumptionCase{"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
+        ResumptionCase{"SessionId_WiresealServer", Carrier::kSessionId, dtls::Role::kServer}),
     case_name);
 
 }  // namespace

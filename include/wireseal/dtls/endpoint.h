@@ -214,6 +214,9 @@ class Endpoint {
   // stored it already). kBadState before kConnected; kUnsupported if the server gave neither
   // a session ID nor a ticket.
   Result<Session> session() const noexcept;
+  // The host name of the server (RFC 6066 SNI): a client's configured server_name; on a
+  // server, the one the client asked for (empty if none), to choose what to serve.
+  std::string_view server_name() const noexcept;
   // The peer's leaf certificate (DER), empty for PSK.
   std::span<const std::uint8_t> peer_certificate() const noexcept;
 

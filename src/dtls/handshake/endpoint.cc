@@ -716,6 +716,12 @@ Result<Session> Endpoint::session() const noexcept {
   return detail::current_session(s);
 }
 
+std::string_view Endpoint::server_name() const noexcept {
+  const EndpointState& s = *state_;
+  return s.role == Role::kClient ? std::string_view(s.config->server_name)
+                                 : std::string_view(s.requested_server_name);
+}
+
 std::span<const std::uint8_t> Endpoint::peer_certificate() const noexcept {
   const EndpointState& s = *state_;
   return s.peer_chain.empty() ? std::span<const std::uint8_t>{} : s.peer_chain.front();

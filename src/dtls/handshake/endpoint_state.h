@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "flight.h"
@@ -107,6 +108,7 @@ struct EndpointState {
   bool peer_offered_ems = false;
   bool peer_offered_etm = false;
   bool peer_sent_point_formats = false;
+  std::string requested_server_name;  // server: the client's SNI host_name (RFC 6066 §3)
 
   // --- resumption (resumption.cc)
   std::optional<Session> offered_session;  // client: offer_session's, until the ServerHello

@@ -16,6 +16,7 @@
 //   [ChangeCipherSpec], Finished  →
 #include <algorithm>
 #include <array>
+#include <new>
 
 #include "endpoint_state.h"
 #include "wireseal/dtls/handshake/certificate.h"
@@ -98,6 +99,11 @@ Status read_extensions(EndpointState& s, const ClientHello& hello) noexcept {
                     "the client does not offer the extended master secret (RFC 7627)"});
   }
   s.peer_offered_etm = e.encrypt_then_mac;
+  try {
+    s.requested_server_name.assign(e.host_name.begin(), e.host_name.end());
+  } catch (const std::bad_alloc&) {
+    return fail(s, {Error::kOutOfMemory, AlertDescription::kInternalError, "out of memory"});
+  }
   s.peer_sent_point_formats = !e.ec_point_formats.empty();
   if (e.has_use_srtp) {
     for (std::uint16_t profile : c.srtp_profiles) {
@@ -303,8 +309,10 @@ Status full_handshake(EndpointState& s, const ClientHello& hello) noexcept {
   s.negotiated.suite = s.suite;
   s.negotiated.extended_master_secret = s.peer_offered_ems;
   s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
-  if (s.config->session_cache) {
-    s.config->random(s.session.id);  // a new session, to be found by this ID
+  // A client that takes a ticket keeps the session itself: no ID, nothing cached (as
+  // BoringSSL does). Others get an ID to resume by, if there is a cache.
+  if (s.config->session_cache && !s.issue_ticket) {
+    s.config->random(s.session.id);
     s.session.id_size = s.session.id.size();
   }
   if (const Status st = send_server_flight(s, hello.extensions.srtp_mki); !st) {
