@@ -29,6 +29,14 @@ struct ResumptionCase {
 
 void PrintTo(const ResumptionCase& c, std::ostream* os) { *os << c.name; }
 
+// Both carriers, both roles, against each peer.
+const ResumptionCase kCases[] = {
+    {"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
+    {"SessionId_WiresealClient", Carrier::kSessionId, dtls::Role::kClient},
+    {"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
+    {"SessionId_WiresealServer", Carrier::kSessionId, dtls::Role::kServer},
+};
+
 std::string case_name(const testing::TestParamInfo<ResumptionCase>& info) {
   return info.param.name;
 }
@@ -106,6 +114,22 @@ class ResumptionTest : public PeerTest<ResumptionCase> {
     std::this_thread::sleep_for(milliseconds(50));  // let the peer take the close_notify
     return session ? std::optional(std::move(*session)) : std::nullopt;
   }
+
+  // client_rounds waits for the peer server to bind `port`, then runs a full association and
+  // one resuming it.
+  void client_rounds(Carrier carrier, const crypto::Fingerprint& fingerprint, std::uint16_t port,
+                     ChildProcess& peer, bool peer_echoes) {
+    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
+    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    auto config = client_config(fingerprint, carrier);
+    const std::optional<dtls::Session> first =
+        connect_client(config, port, std::nullopt, false, peer, "first association", peer_echoes);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->ticket.empty(), carrier == Carrier::kSessionId);
+    connect_client(config, port, first, true, peer, "resumed association", peer_echoes);
+  }
 };
 
 // --- OpenSSL
@@ -136,17 +160,7 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
                                      "2"};
     argv.insert(argv.end(), no_ticket.begin(), no_ticket.end());
     ChildProcess peer(argv, dir_ + "/peer.err");
-    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
-    auto config = client_config(fingerprint, c.carrier);
-    const std::optional<dtls::Session> first =
-        connect_client(config, port, std::nullopt, false, peer, "first association");
-    ASSERT_TRUE(first);
-    EXPECT_EQ(first->ticket.empty(), c.carrier == Carrier::kSessionId);
-    const std::optional<dtls::Session> second =
-        connect_client(config, port, first, true, peer, "resumed association");
+    client_rounds(c.carrier, fingerprint, port, peer, false);
     EXPECT_TRUE(peer.wait_for_output("Reused session-id", milliseconds(2000))) << peer.output();
     peer.stop();
     return;
@@ -184,14 +198,7 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Dtls12, OpensslResumption,
-    testing::Values(
-        ResumptionCase{"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
-        ResumptionCase{"SessionId_WiresealClient", Carrier::kSessionId, dtls::Role::kClient},
-        ResumptionCase{"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
-        ResumptionCase{"SessionId_WiresealServer", Carrier::kSessionId, dtls::Role::kServer}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Dtls12, OpensslResumption, testing::ValuesIn(kCases), case_name);
 
 // --- GnuTLS
 
@@ -223,16 +230,7 @@ TEST_P(GnutlsResumption, SecondAssociationResumes) {
       argv.emplace_back("--noticket");
     }
     ChildProcess peer(argv, dir_ + "/peer.err");
-    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
-    auto config = client_config(fingerprint, c.carrier);
-    const std::optional<dtls::Session> first =
-        connect_client(config, port, std::nullopt, false, peer, "first association", true);
-    ASSERT_TRUE(first);
-    EXPECT_EQ(first->ticket.empty(), c.carrier == Carrier::kSessionId);
-    connect_client(config, port, first, true, peer, "resumed association", true);
+    client_rounds(c.carrier, fingerprint, port, peer, true);
     peer.stop();
     return;
   }
@@ -267,14 +265,7 @@ TEST_P(GnutlsResumption, SecondAssociationResumes) {
   peer.stop();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Dtls12, GnutlsResumption,
-    testing::Values(
-        ResumptionCase{"Ticket_WiresealClient", Carrier::kTicket, dtls::Role::kClient},
-        ResumptionCase{"SessionId_WiresealClient", Carrier::kSessionId, dtls::Role::kClient},
-        ResumptionCase{"Ticket_WiresealServer", Carrier::kTicket, dtls::Role::kServer},
-        ResumptionCase{"SessionId_WiresealServer", Carrier::kSessionId, dtls::Role::kServer}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Dtls12, GnutlsResumption, testing::ValuesIn(kCases), case_name);
 
 }  // namespace
 }  // namespace wireseal::interop
