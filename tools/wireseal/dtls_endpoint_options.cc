@@ -2,6 +2,7 @@
 // they make, and the event-loop pieces both commands use.
 #include "dtls_endpoint_options.h"
 
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -25,6 +26,28 @@
 
 namespace wireseal::cli {
 namespace {
+
+// append_keylog_line is the engine's KeyLogSink for --keylog: one line, flushed at once so a
+// reader (Wireshark) sees it while the association runs.
+void append_keylog_line(void* file, std::string_view line) noexcept {
+  auto* f = static_cast<std::FILE*>(file);
+  std::fprintf(f, "%.*s\n", static_cast<int>(line.size()), line.data());
+  std::fflush(f);
+}
+
+// open_keylog opens `path` for appending, created readable by its owner only (the lines are
+// secrets).
+std::shared_ptr<std::FILE> open_keylog(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  std::FILE* file = fd >= 0 ? ::fdopen(fd, "a") : nullptr;
+  if (file == nullptr) {
+    if (fd >= 0) {
+      ::close(fd);
+    }
+    throw UsageError("--keylog: cannot open " + path);
+  }
+  return {file, [](std::FILE* f) { std::fclose(f); }};
+}
 
 struct Named {
   const char* name;
@@ -347,8 +370,9 @@ void add_endpoint_options(CLI::App& command, DtlsEndpointArgs& args, dtls::Role 
                    server ? "Accept clients that do not authenticate even with --psk"
                           : "Connect even without --fingerprint, --ca or --psk: the server is "
                             "then not authenticated");
-  args.keylog_option = command.add_option(
-      "--keylog", args.keylog, "NSS key log file (not supported by the engine yet: exits 2)");
+  command.add_option("--keylog", args.keylog,
+                     "Append each association's NSS key log line (CLIENT_RANDOM, as Wireshark "
+                     "and 'wireseal dtls decrypt --keylog' read) to this file, created 0600");
   args.cid_option =
       command
           .add_option("--cid", args.cid,
@@ -371,9 +395,6 @@ std::string endpoint_options_footer() {
 
 EndpointSetup build_endpoint_setup(const DtlsEndpointArgs& args, dtls::Role role,
                                    const std::string& connect_host) {
-  if (args.keylog_option != nullptr && args.keylog_option->count() > 0) {
-    throw UsageError("--keylog: not supported by the engine yet");
-  }
   if (args.cid_option != nullptr && args.cid_option->count() > 0) {
     throw UsageError("--cid: not supported by the engine yet");
   }
@@ -469,6 +490,10 @@ EndpointSetup build_endpoint_setup(const DtlsEndpointArgs& args, dtls::Role role
     const dtls::Endpoint probe(config);  // what the engine refuses, refused before any I/O
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
+  }
+  if (!args.keylog.empty()) {
+    setup.keylog = open_keylog(args.keylog);
+    config->keylog = {append_keylog_line, setup.keylog.get()};
   }
   setup.config = std::move(config);
   return setup;

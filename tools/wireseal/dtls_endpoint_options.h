@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -60,7 +61,6 @@ struct DtlsEndpointArgs {
   // Accepted so that nobody believes they work: the engine has neither yet.
   std::string keylog;
   std::string cid;
-  CLI::Option* keylog_option = nullptr;
   CLI::Option* cid_option = nullptr;
 };
 
@@ -83,7 +83,8 @@ struct ExportRequest {
 struct EndpointSetup {
   std::shared_ptr<const dtls::EndpointConfig> config;
   std::vector<ExportRequest> exports;
-  std::string own_fingerprint;  // format_fingerprint of our certificate; empty without one
+  std::string own_fingerprint;        // format_fingerprint of our certificate; empty without one
+  std::shared_ptr<std::FILE> keylog;  // --keylog's file, which config->keylog writes to
 };
 
 // build_endpoint_setup checks the options and turns them into a configuration: it throws

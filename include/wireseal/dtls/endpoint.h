@@ -45,6 +45,15 @@ namespace wireseal::dtls {
 
 enum class Role : std::uint8_t { kClient, kServer };
 
+// KeyLogSink receives NSS key log lines (the SSLKEYLOGFILE format Wireshark and
+// `wireseal dtls decrypt --keylog` read): one "CLIENT_RANDOM <64 hex> <96 hex>" line, without a
+// newline, per association once its master secret is known (full or resumed handshake).
+// For debugging only: whoever reads the lines can decrypt the association.
+struct KeyLogSink {
+  void (*write)(void* context, std::string_view line) noexcept = nullptr;
+  void* context = nullptr;
+};
+
 // EndpointConfig is shared by every association it configures (a server's listener hands the
 // same one to each); it is read-only once an Endpoint holds it.
 struct EndpointConfig {
@@ -107,6 +116,7 @@ struct EndpointConfig {
   std::size_t max_handshake_message = 16384;  // longer messages end the handshake
 
   RandomSource random = system_random();
+  KeyLogSink keylog;  // none by default
 };
 
 // What the handshake settled, valid from kConnected on.

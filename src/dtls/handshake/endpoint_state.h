@@ -211,8 +211,10 @@ void remember_session(EndpointState& s) noexcept;
 
 // --- key schedule (key_schedule.cc)
 Status derive_master_secret(EndpointState& s) noexcept;  // from s.premaster and the log
-Status install_keys(EndpointState& s) noexcept;          // key block → sealer, pending opener
-Status send_finished(EndpointState& s) noexcept;         // CCS + Finished into the flight
+// log_keys writes the CLIENT_RANDOM line to the configured key log, if any.
+void log_keys(const EndpointState& s) noexcept;
+Status install_keys(EndpointState& s) noexcept;   // key block → sealer, pending opener
+Status send_finished(EndpointState& s) noexcept;  // CCS + Finished into the flight
 // check_finished verifies the peer's Finished and adds it to the log.
 Status check_finished(EndpointState& s, const HandshakeMessage& m) noexcept;
 Status ecdh_premaster(EndpointState& s, std::span<const std::uint8_t> peer_public) noexcept;

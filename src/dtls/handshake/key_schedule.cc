@@ -2,6 +2,7 @@
 // the Finished messages that prove both sides got the same.
 #include <algorithm>
 #include <new>
+#include <string_view>
 
 #include "common/ct.h"
 #include "endpoint_state.h"
@@ -81,7 +82,30 @@ Status derive_master_secret(EndpointState& s) noexcept {
     return fail(s,
                 {st.error(), AlertDescription::kInternalError, "cannot derive the master secret"});
   }
+  log_keys(s);
   return {};
+}
+
+void log_keys(const EndpointState& s) noexcept {
+  const KeyLogSink& sink = s.config->keylog;
+  if (sink.write == nullptr) {
+    return;
+  }
+  constexpr std::string_view kLabel = "CLIENT_RANDOM ";
+  std::array<char, kLabel.size() + 2 * kHelloRandomSize + 1 + 2 * kMasterSecretSize> line{};
+  auto* at = std::copy(kLabel.begin(), kLabel.end(), line.begin());
+  constexpr std::string_view kHex = "0123456789abcdef";
+  const auto put_hex = [&at, kHex](std::span<const std::uint8_t> bytes) {
+    for (const std::uint8_t b : bytes) {
+      *at++ = kHex[b >> 4];
+      *at++ = kHex[b & 0x0f];
+    }
+  };
+  put_hex(s.client_random);
+  *at++ = ' ';
+  put_hex(s.master_secret);
+  sink.write(sink.context, std::string_view(line.data(), line.size()));
+  wireseal::detail::secure_wipe(line.data(), line.size());
 }
 
 Status install_keys(EndpointState& s) noexcept {

@@ -38,6 +38,7 @@ Status restore_session(EndpointState& s, const Session& saved) noexcept {
   s.negotiated.extended_master_secret = saved.extended_master_secret;
   s.negotiated.peer_auth = saved.peer_auth;
   s.negotiated.resumed = true;
+  log_keys(s);
   try {
     s.peer_chain.clear();
     if (!saved.peer_certificate.empty()) {

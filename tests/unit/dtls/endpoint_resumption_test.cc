@@ -1,7 +1,8 @@
 // Session resumption between two wireseal endpoints: by session ID through the server's
 // SessionCache and by RFC 5077 ticket through SessionTicketKeys; what makes a server decline
 // (an unknown, tampered, expired or rotated-out session), the EMS rules of RFC 7627 §5.3,
-// and the abbreviated handshake on a lossy link.
+// and the abbreviated handshake on a lossy link. Also the NSS key log, whose lines must let a
+// reader (io::KeyLog) recover each association's master secret, resumed ones included.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -9,6 +10,7 @@
 
 #include "endpoint_harness.h"
 #include "wireseal/dtls/session.h"
+#include "wireseal/io/keylog.h"
 
 namespace wireseal::dtls {
 namespace {
@@ -260,6 +262,46 @@ TEST(Resumption, AbbreviatedHandshakeOnALossyLink) {
     ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
     EXPECT_TRUE(net.client().endpoint->negotiated().resumed);
     expect_same_keys(*net.client().endpoint, *net.server().endpoint);
+  }
+}
+
+void collect_line(void* context, std::string_view line) noexcept {
+  static_cast<std::vector<std::string>*>(context)->emplace_back(line);
+}
+
+std::array<std::uint8_t, 32> random_of(const std::string& line) {
+  std::array<std::uint8_t, 32> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<std::uint8_t>(std::stoi(line.substr(14 + 2 * i, 2), nullptr, 16));
+  }
+  return out;
+}
+
+TEST(KeyLog, OneLinePerAssociationThatRecoversItsMasterSecret) {
+  std::vector<std::string> client_lines;
+  std::vector<std::string> server_lines;
+  auto client = client_config();
+  client->keylog = {collect_line, &client_lines};
+  auto server = caching_server();
+  server->keylog = {collect_line, &server_lines};
+  const Session saved = full_handshake(client, server);
+  EXPECT_TRUE(resume(client, server, saved));
+  ASSERT_EQ(client_lines.size(), 2U);
+  EXPECT_EQ(client_lines, server_lines);        // both ends log the same association the same way
+  EXPECT_NE(client_lines[0], client_lines[1]);  // a resumption has its own client random
+  std::string text;
+  for (const std::string& line : client_lines) {
+    EXPECT_EQ(line.size(), 14U + 64 + 1 + 96);
+    text += line + "\n";
+  }
+  const io::KeyLog log = io::KeyLog::parse(text);
+  ASSERT_EQ(log.size(), 2U);
+  EXPECT_EQ(log.malformed_lines(), 0U);
+  for (const std::string& line : client_lines) {
+    const std::array<std::uint8_t, 32> random = random_of(line);
+    const io::KeyLog::MasterSecret* master = log.find(random);
+    ASSERT_NE(master, nullptr);
+    EXPECT_EQ(*master, saved.master_secret);  // resumption reuses the master secret
   }
 }
 
