@@ -16,9 +16,11 @@ using namespace wireseal;
 // Configurations are made once per process (the server's certificate is slow to make).
 struct Configs {
   fuzz::CountingRandom random;
-  std::array<std::shared_ptr<dtls::EndpointConfig>, 4> by_selector;
+  std::array<std::shared_ptr<dtls::EndpointConfig>, fuzz::kEndpointSelectors> by_selector;
+  std::array<dtls::Session, 2> saved{fuzz::fuzz_saved_session(false),
+                                     fuzz::fuzz_saved_session(true)};
   Configs() {
-    for (std::uint8_t s = 0; s < 4; ++s) {
+    for (std::uint8_t s = 0; s < fuzz::kEndpointSelectors; ++s) {
       by_selector[s] = fuzz::fuzz_endpoint_config(s, random);
     }
   }
@@ -43,9 +45,12 @@ void drain(dtls::Endpoint& endpoint, std::span<std::uint8_t> buffer) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static Configs configs;
   fuzz::FuzzInput in(data, size);
-  const std::uint8_t selector = in.u8() & 3;
+  const std::uint8_t selector = in.u8() % fuzz::kEndpointSelectors;
   configs.random = {};
   dtls::Endpoint endpoint(configs.by_selector[selector]);
+  if ((selector & (fuzz::kEndpointResume | fuzz::kEndpointServer)) == fuzz::kEndpointResume) {
+    (void)endpoint.offer_session(configs.saved[(selector & fuzz::kEndpointPsk) != 0 ? 1 : 0]);
+  }
   std::array<std::uint8_t, 600> buffer{};
   dtls::Instant now{std::chrono::seconds(100)};
   (void)endpoint.start(now);

@@ -346,12 +346,21 @@ void handshake_codec_seeds(const std::filesystem::path& root) {
 // endpoint_seeds runs a handshake between the target's client and server configurations and
 // writes, per side, the datagrams that side received in the target's input format.
 void endpoint_seeds(const std::filesystem::path& root) {
-  for (const std::uint8_t psk : {std::uint8_t{0}, fuzz::kEndpointPsk}) {
+  for (const std::uint8_t selector :
+       {std::uint8_t{0}, fuzz::kEndpointPsk, fuzz::kEndpointResume,
+        static_cast<std::uint8_t>(fuzz::kEndpointResume | fuzz::kEndpointPsk)}) {
+    const bool psk = (selector & fuzz::kEndpointPsk) != 0;
+    const bool resume = (selector & fuzz::kEndpointResume) != 0;
     fuzz::CountingRandom client_random;
     fuzz::CountingRandom server_random;
-    dtls::Endpoint client(fuzz::fuzz_endpoint_config(psk, client_random));
-    dtls::Endpoint server(fuzz::fuzz_endpoint_config(psk | fuzz::kEndpointServer, server_random));
-    std::array<Bytes, 2> inputs{Bytes{psk}, Bytes{static_cast<std::uint8_t>(psk | 1)}};
+    dtls::Endpoint client(fuzz::fuzz_endpoint_config(selector, client_random));
+    dtls::Endpoint server(
+        fuzz::fuzz_endpoint_config(selector | fuzz::kEndpointServer, server_random));
+    if (resume) {
+      (void)client.offer_session(fuzz::fuzz_saved_session(psk));
+    }
+    std::array<Bytes, 2> inputs{Bytes{selector},
+                                Bytes{static_cast<std::uint8_t>(selector | fuzz::kEndpointServer)}};
     const dtls::Instant now{std::chrono::seconds(100)};
     (void)client.start(now);
     (void)server.start(now);
@@ -385,7 +394,11 @@ void endpoint_seeds(const std::filesystem::path& root) {
       std::fprintf(stderr, "dtls_endpoint seeds: the recorded handshake did not complete\n");
       std::exit(1);
     }
-    const std::string kind = psk != 0 ? "psk" : "ecdsa";
+    if (resume && !client.negotiated().resumed) {
+      std::fprintf(stderr, "dtls_endpoint seeds: the recorded resumption did not resume\n");
+      std::exit(1);
+    }
+    const std::string kind = std::string(psk ? "psk" : "ecdsa") + (resume ? "-resumed" : "");
     fuzz::write_seed(root, "dtls_endpoint", "seed-client-" + kind, inputs[0]);
     fuzz::write_seed(root, "dtls_endpoint", "seed-server-" + kind, inputs[1]);
   }
