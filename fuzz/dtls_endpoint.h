@@ -3,9 +3,9 @@
 //
 // Input: one selector byte (bit 0: the endpoint is the server; bit 1: PSK instead of an ECDSA
 // certificate; bit 2: resumption — the server opens tickets under fixed keys, the client
-// offers fuzz_saved_session), then datagrams, each a 2-byte big-endian length and that many bytes; an empty
-// datagram means "1.5 s pass" (handle_timeout). The endpoint's randomness is a counter, so a
-// recorded handshake replays to the same randoms and its signatures still verify.
+// offers fuzz_saved_session), then datagrams, each a 2-byte big-endian length and that many bytes;
+// an empty datagram means "1.5 s pass" (handle_timeout). The endpoint's randomness is a counter, so
+// a recorded handshake replays to the same randoms and its signatures still verify.
 #pragma once
 
 #include <array>
@@ -67,6 +67,7 @@ inline std::shared_ptr<dtls::EndpointConfig> fuzz_endpoint_config(std::uint8_t s
   c->random = RandomSource{&CountingRandom::fill, &random};
   c->allow_unauthenticated_peer = true;  // reach every state; authentication is tested elsewhere
   c->srtp_profiles = {1, 7};
+  c->alpn_protocols = {"webrtc", "coap"};
   c->mtu = 600;
   c->handshake_timeout = std::chrono::seconds(30);
   if ((selector & kEndpointResume) != 0) {

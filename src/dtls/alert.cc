@@ -49,6 +49,8 @@ const char* to_string(AlertDescription description) noexcept {
       return "unsupported_extension";
     case kUnknownPskIdentity:
       return "unknown_psk_identity";
+    case kNoApplicationProtocol:
+      return "no_application_protocol";
   }
   return "unknown";
 }

@@ -66,6 +66,9 @@ struct Flags {
   int initial_timeout_ms = 0;
   std::string host_name;
   std::string expect_server_name;
+  std::string advertise_alpn;  // client: the ProtocolNameList in wire form
+  std::string select_alpn;     // server: the protocol it accepts
+  std::string expect_alpn;
 };
 
 // Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake),
@@ -136,6 +139,12 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
       f.expect_ticket_renewal = true;
     } else if (arg == "-initial-timeout-duration-ms") {
       f.initial_timeout_ms = std::stoi(value());
+    } else if (arg == "-advertise-alpn") {
+      f.advertise_alpn = value();
+    } else if (arg == "-select-alpn") {
+      f.select_alpn = value();
+    } else if (arg == "-expect-alpn") {
+      f.expect_alpn = value();
     } else if (arg == "-host-name") {
       f.host_name = value();
     } else if (arg == "-expect-server-name") {
@@ -212,6 +221,15 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& u
     c->initial_retransmit_timeout = std::chrono::milliseconds(f.initial_timeout_ms);
   }
   c->server_name = f.server ? std::string() : f.host_name;
+  // -advertise-alpn is wire form: each name after its length byte.
+  for (std::size_t at = 0; at < f.advertise_alpn.size();) {
+    const std::size_t n = static_cast<unsigned char>(f.advertise_alpn[at]);
+    c->alpn_protocols.push_back(f.advertise_alpn.substr(at + 1, n));
+    at += 1 + n;
+  }
+  if (!f.select_alpn.empty()) {
+    c->alpn_protocols = {f.select_alpn};
+  }
   c->request_client_certificate = f.server && f.verify_peer;
   c->require_client_certificate = f.server && f.require_client_certificate;
   std::string_view profiles = f.srtp_profiles;
@@ -506,6 +524,9 @@ const char* check_connection(const Flags& f, const dtls::Endpoint& endpoint, boo
   if (f.expect_ticket_renewal && is_resume &&
       (!left || !offered || left->ticket.empty() || left->ticket == offered->ticket)) {
     return "the ticket was not renewed";
+  }
+  if (!f.expect_alpn.empty() && endpoint.application_protocol() != f.expect_alpn) {
+    return "the application protocol (ALPN) is not the expected one";
   }
   if (!f.expect_server_name.empty() && endpoint.server_name() != f.expect_server_name) {
     return "the client did not ask for the expected server name";

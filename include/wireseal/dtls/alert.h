@@ -31,6 +31,7 @@ enum class AlertDescription : std::uint8_t {
   kNoRenegotiation = 100,
   kUnsupportedExtension = 110,
   kUnknownPskIdentity = 115,
+  kNoApplicationProtocol = 120,  // RFC 7301 §3.2
 };
 
 // to_string names an alert as RFC 5246 spells it ("handshake_failure"); "unknown" otherwise.

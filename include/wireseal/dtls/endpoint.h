@@ -95,6 +95,12 @@ struct EndpointConfig {
   std::vector<std::uint16_t> srtp_profiles;
   std::vector<std::uint8_t> srtp_mki;
 
+  // ALPN (RFC 7301): the application protocols ("webrtc", "c-webrtc", "coap", …) a client
+  // offers, or a server accepts, in preference order. A server picks its first one the client
+  // offers and refuses a client that offers only others (no_application_protocol); empty:
+  // not negotiated.
+  std::vector<std::string> alpn_protocols;
+
   // Session resumption (session.h), off by default. Client: ask for an RFC 5077 ticket on a
   // full handshake (a session given to offer_session is offered whatever this says). Server:
   // remember sessions by ID in session_cache, and/or issue and accept tickets sealed with
@@ -224,6 +230,8 @@ class Endpoint {
   // stored it already). kBadState before kConnected; kUnsupported if the server gave neither
   // a session ID nor a ticket.
   Result<Session> session() const noexcept;
+  // The application protocol ALPN settled on; empty when none was negotiated.
+  std::string_view application_protocol() const noexcept;
   // The host name of the server (RFC 6066 SNI): a client's configured server_name; on a
   // server, the one the client asked for (empty if none), to choose what to serve.
   std::string_view server_name() const noexcept;

@@ -17,6 +17,7 @@
 // One do_* function per message received, each checking the message against what we offered.
 #include <algorithm>
 #include <array>
+#include <new>
 
 #include "endpoint_state.h"
 #include "wireseal/dtls/handshake/certificate.h"
@@ -84,6 +85,7 @@ Result<std::size_t> write_hello(const EndpointState& s, std::span<std::uint8_t> 
     e.srtp_profiles = U16List(std::span<const std::uint16_t>(c.srtp_profiles));
     e.srtp_mki = c.srtp_mki;
   }
+  e.alpn_protocols = s.alpn_offer;
   if (offers_ticket(s)) {
     e.has_session_ticket = true;
     if (s.offered_session) {
@@ -130,12 +132,32 @@ Status do_hello_verify_request(EndpointState& s, const HandshakeMessage& m) noex
   return send_client_hello(s);
 }
 
+// take_application_protocol settles ALPN: the server names one protocol, one we offered.
+Status take_application_protocol(EndpointState& s, std::span<const std::uint8_t> list) noexcept {
+  if (list.empty()) {
+    return {};
+  }
+  AlpnWalker walker(list);
+  std::span<const std::uint8_t> name;
+  std::span<const std::uint8_t> extra;
+  if (!walker.next(name) || walker.next(extra) || !alpn_lists_name(s.alpn_offer, name)) {
+    return fail(s, {Error::kMalformed, AlertDescription::kIllegalParameter,
+                    "the server chose an application protocol (ALPN) we did not offer"});
+  }
+  try {
+    s.application_protocol.assign(name.begin(), name.end());
+  } catch (const std::bad_alloc&) {
+    return fail(s, {Error::kOutOfMemory, AlertDescription::kInternalError, "out of memory"});
+  }
+  return {};
+}
+
 // check_server_extensions refuses what we did not offer and settles what we did.
 Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexcept {
   const EndpointConfig& c = *s.config;
   if ((e.has_session_ticket && !offers_ticket(s)) || e.has_connection_id ||
-      !e.alpn_protocols.empty() || (e.has_server_name && c.server_name.empty()) ||
-      (e.has_use_srtp && c.srtp_profiles.empty())) {
+      (!e.alpn_protocols.empty() && s.alpn_offer.empty()) ||
+      (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty())) {
     return fail(s, {Error::kMalformed, AlertDescription::kUnsupportedExtension,
                     "the ServerHello carries an extension we did not offer"});
   }
@@ -161,7 +183,7 @@ Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexc
     s.negotiated.srtp_profile = e.srtp_profiles[0];
   }
   s.ticket_expected = e.has_session_ticket;
-  return {};
+  return take_application_protocol(s, e.alpn_protocols);
 }
 
 // resume_session continues the abbreviated handshake the server chose by echoing our

@@ -369,6 +369,13 @@ EndpointState::EndpointState(std::shared_ptr<const EndpointConfig> c)
   reassembly_storage.resize(max + max / 8 + 4096);
   reassembler = HandshakeReassembler(reassembly_storage, max);
   log.reserve(4096);
+  for (const std::string& name : config->alpn_protocols) {
+    if (name.empty() || name.size() > 255) {
+      throw std::invalid_argument("dtls::Endpoint: an ALPN protocol name is empty or too long");
+    }
+    alpn_offer.push_back(static_cast<std::uint8_t>(name.size()));
+    alpn_offer.insert(alpn_offer.end(), name.begin(), name.end());
+  }
   if (role == Role::kServer) {
     writer.set_plaintext_version(kDtls12Version);
   }
@@ -714,6 +721,10 @@ Result<Session> Endpoint::session() const noexcept {
     return Error::kUnsupported;
   }
   return detail::current_session(s);
+}
+
+std::string_view Endpoint::application_protocol() const noexcept {
+  return state_->application_protocol;
 }
 
 std::string_view Endpoint::server_name() const noexcept {

@@ -108,7 +108,9 @@ struct EndpointState {
   bool peer_offered_ems = false;
   bool peer_offered_etm = false;
   bool peer_sent_point_formats = false;
-  std::string requested_server_name;  // server: the client's SNI host_name (RFC 6066 §3)
+  std::string requested_server_name;     // server: the client's SNI host_name (RFC 6066 §3)
+  std::string application_protocol;      // ALPN's choice (RFC 7301), empty if none
+  std::vector<std::uint8_t> alpn_offer;  // our alpn_protocols in wire form, for the hellos
 
   // --- resumption (resumption.cc)
   std::optional<Session> offered_session;  // client: offer_session's, until the ServerHello

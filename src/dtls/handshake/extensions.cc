@@ -2,6 +2,8 @@
 // in one place per extension.
 #include "wireseal/dtls/handshake/extensions.h"
 
+#include <algorithm>
+
 #include "codec.h"
 #include "common/byte_cursor.h"
 
@@ -187,6 +189,18 @@ void write_empty(MessageWriter& w, ExtensionType type) noexcept { ExtensionBody 
 
 bool AlpnWalker::next(std::span<const std::uint8_t>& name) noexcept {
   return detail::next_entry(rest_, 1, name);
+}
+
+bool alpn_lists_name(std::span<const std::uint8_t> list,
+                     std::span<const std::uint8_t> name) noexcept {
+  AlpnWalker walker(list);
+  std::span<const std::uint8_t> listed;
+  while (walker.next(listed)) {
+    if (std::equal(listed.begin(), listed.end(), name.begin(), name.end())) {
+      return true;
+    }
+  }
+  return false;
 }
 
 namespace detail {

@@ -84,6 +84,28 @@ const CipherSuite* choose_suite(EndpointState& s, const Offer& offer) noexcept {
   return nullptr;
 }
 
+// choose_application_protocol takes our first ALPN protocol the client offers (RFC 7301 §3.2:
+// none in common is fatal; a client that offers none, or a server with none, skips ALPN).
+Status choose_application_protocol(EndpointState& s, std::span<const std::uint8_t> offer) noexcept {
+  if (offer.empty() || s.config->alpn_protocols.empty()) {
+    return {};
+  }
+  for (const std::string& name : s.config->alpn_protocols) {
+    const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(name.data()),
+                                              name.size());
+    if (alpn_lists_name(offer, bytes)) {
+      try {
+        s.application_protocol = name;
+      } catch (const std::bad_alloc&) {
+        return fail(s, {Error::kOutOfMemory, AlertDescription::kInternalError, "out of memory"});
+      }
+      return {};
+    }
+  }
+  return fail(s, {Error::kUnsupported, AlertDescription::kNoApplicationProtocol,
+                  "no application protocol (ALPN) in common with the client"});
+}
+
 Status read_extensions(EndpointState& s, const ClientHello& hello) noexcept {
   const HelloExtensions& e = hello.extensions;
   const EndpointConfig& c = *s.config;
@@ -105,6 +127,9 @@ Status read_extensions(EndpointState& s, const ClientHello& hello) noexcept {
     return fail(s, {Error::kOutOfMemory, AlertDescription::kInternalError, "out of memory"});
   }
   s.peer_sent_point_formats = !e.ec_point_formats.empty();
+  if (const Status st = choose_application_protocol(s, e.alpn_protocols); !st) {
+    return st;
+  }
   if (e.has_use_srtp) {
     for (std::uint16_t profile : c.srtp_profiles) {
       if (e.srtp_profiles.contains(profile)) {
@@ -135,6 +160,13 @@ Status write_server_hello_message(EndpointState& s, std::span<const std::uint8_t
   }
   if (s.peer_sent_point_formats && s.suite->key_exchange != KeyExchange::kPsk) {
     e.ec_point_formats = kUncompressedPoints;
+  }
+  // The chosen protocol, as a one-name list: its length byte, then the name.
+  std::array<std::uint8_t, 256> alpn{};
+  if (!s.application_protocol.empty()) {
+    alpn[0] = static_cast<std::uint8_t>(s.application_protocol.size());
+    std::copy(s.application_protocol.begin(), s.application_protocol.end(), alpn.begin() + 1);
+    e.alpn_protocols = std::span(alpn).first(1 + s.application_protocol.size());
   }
   return send_message(s, HandshakeType::kServerHello, 0, [&hello](std::span<std::uint8_t> out) {
     return write_server_hello(hello, out);

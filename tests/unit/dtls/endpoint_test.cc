@@ -254,6 +254,41 @@ TEST(Endpoint, ExtendedMasterSecretNegotiatedByDefault) {
   EXPECT_TRUE(with_ems.server().endpoint->negotiated().extended_master_secret);
 }
 
+// RFC 7301: the server's preference among what the client offers; none in common is fatal;
+// either side without a list means no ALPN.
+TEST(Endpoint, AlpnTakesTheServersFirstChoiceTheClientOffers) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  client->alpn_protocols = {"c-webrtc", "webrtc"};
+  auto server = server_config(KeyType::kEcP256);
+  server->alpn_protocols = {"webrtc", "c-webrtc"};
+  Network net(client, server);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_EQ(net.client().endpoint->application_protocol(), "webrtc");
+  EXPECT_EQ(net.server().endpoint->application_protocol(), "webrtc");
+
+  auto other = server_config(KeyType::kEcP256);
+  other->alpn_protocols = {"coap"};
+  Network refused(client, other);
+  refused.handshake();
+  EXPECT_TRUE(refused.server().failed);
+  EXPECT_EQ(refused.server().endpoint->failure().alert, AlertDescription::kNoApplicationProtocol);
+  EXPECT_TRUE(refused.client().failed);
+
+  Network plain(client, server_config(KeyType::kEcP256));
+  plain.handshake();
+  ASSERT_TRUE(plain.client().connected && plain.server().connected) << plain.describe();
+  EXPECT_TRUE(plain.client().endpoint->application_protocol().empty());
+
+  auto silent = client_config();
+  silent->peer_fingerprints = client->peer_fingerprints;
+  Network quiet(silent, server);
+  quiet.handshake();
+  ASSERT_TRUE(quiet.client().connected && quiet.server().connected) << quiet.describe();
+  EXPECT_TRUE(quiet.server().endpoint->application_protocol().empty());
+}
+
 TEST(Endpoint, SmallMtuFragmentsEveryFlight) {
   auto client = client_config();
   client->mtu = 256;

@@ -66,6 +66,10 @@ Result<HelloExtensions> parse_hello_extensions(std::span<const std::uint8_t> blo
 Result<std::size_t> write_hello_extensions(const HelloExtensions& extensions,
                                            std::span<std::uint8_t> out) noexcept;
 
+// alpn_lists_name: `name` is one of the protocols of the wire-form list `list`.
+bool alpn_lists_name(std::span<const std::uint8_t> list,
+                     std::span<const std::uint8_t> name) noexcept;
+
 // AlpnWalker yields the protocol names of an alpn_protocols list that parsed (or that the
 // caller built in wire form).
 class AlpnWalker {
