@@ -38,16 +38,20 @@ const char* openssl_name(std::uint16_t suite) {
   return dtls::find_cipher_suite(suite)->openssl_name;
 }
 
-class OpensslPeer : public PeerTest<std::tuple<Case, dtls::Role>> {
+// OpensslTest: a PeerTest that needs the openssl command.
+template <class Param>
+class OpensslTest : public PeerTest<Param> {
  protected:
   void SetUp() override {
     openssl_ = find_program("openssl");
     ASSERT_FALSE(openssl_.empty()) << "openssl not on PATH (scripts/install-deps.sh installs it)";
-    make_dir();
+    this->make_dir();
   }
 
   std::string openssl_;
 };
+
+class OpensslPeer : public OpensslTest<std::tuple<Case, dtls::Role>> {};
 
 TEST_P(OpensslPeer, HandshakeDataAndExports) {
   const auto& [c, our_role] = GetParam();
@@ -169,6 +173,79 @@ INSTANTIATE_TEST_SUITE_P(Dtls12, OpensslPeer,
                                           testing::Values(dtls::Role::kClient,
                                                           dtls::Role::kServer)),
                          case_name);
+
+// --- A bad link to OpenSSL (RFC 6347 §4.2.4): the landed UDP relay between us and s_server or
+// s_client drops 30 %, duplicates 20 % and reorders 20 % of the datagrams each way; the
+// handshake completes within the retransmission budget and both ends export the same keys.
+
+class OpensslLossyLink : public OpensslTest<std::tuple<std::uint32_t, dtls::Role>> {};
+
+TEST_P(OpensslLossyLink, HandshakeCompletesOnRetransmissions) {
+  const auto& [seed, our_role] = GetParam();
+  const bool we_serve = our_role == dtls::Role::kServer;
+  crypto::CertifiedKey id = write_identity(crypto::KeyType::kEcP256, "server");
+  const Result<crypto::Fingerprint> fp =
+      crypto::fingerprint(crypto::FingerprintHash::kSha256, id.chain.der(0));
+  ASSERT_TRUE(fp);
+  auto config = std::make_shared<EndpointConfig>();
+  config->role = our_role;
+  config->cipher_suites = {0xC02B};
+  config->initial_retransmit_timeout = milliseconds(250);  // OpenSSL's own timer starts at 1 s
+  if (we_serve) {
+    config->certificate.emplace(std::move(id));
+    config->allow_unauthenticated_peer = true;
+  } else {
+    config->peer_fingerprints = {*fp};
+  }
+  const Impairment bad_link{0.3, 0.2, 0.2, seed};
+  std::vector<std::string> argv = {openssl_,
+                                   we_serve ? "s_client" : "s_server",
+                                   "-dtls1_2",
+                                   "-keymatexport",
+                                   kExportLabel,
+                                   "-keymatexportlen",
+                                   std::to_string(kExportLength)};
+  Udp udp;
+  std::optional<UdpRelay> relay;
+  std::optional<ChildProcess> peer;
+  if (we_serve) {
+    relay.emplace(udp.port(), UdpRelay::Transform{}, milliseconds(90000), bad_link);
+    argv.insert(argv.end(), {"-connect", "127.0.0.1:" + std::to_string(relay->listen_port())});
+    peer.emplace(argv, dir_ + "/peer.err");
+  } else {
+    const std::uint16_t port = free_udp_port();
+    argv.insert(argv.end(), {"-cert", dir_ + "/server.crt", "-key", dir_ + "/server.key", "-accept",
+                             "127.0.0.1:" + std::to_string(port), "-naccept", "1"});
+    peer.emplace(argv, dir_ + "/peer.err");
+    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
+    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    relay.emplace(port, UdpRelay::Transform{}, milliseconds(90000), bad_link);
+    udp.connect_to(relay->listen_port());
+  }
+  Driver us(config, udp);
+  ASSERT_TRUE(us.pump([&us] { return us.connected(); }, milliseconds(60000)))
+      << us.endpoint().failure().reason << "\npeer: " << peer->output()
+      << slurp_file(dir_ + "/peer.err");
+  std::array<std::uint8_t, kExportLength> ours{};
+  ASSERT_TRUE(us.endpoint().export_keying_material(kExportLabel, {}, false, ours));
+  EXPECT_TRUE(peer->wait_for_output("Keying material: " + hex(ours), milliseconds(20000)))
+      << peer->output();
+  RecordProperty("retransmissions", static_cast<int>(us.endpoint().stats().retransmissions));
+  peer->stop();
+}
+
+std::string lossy_case_name(
+    const testing::TestParamInfo<std::tuple<std::uint32_t, dtls::Role>>& info) {
+  return "Seed" + std::to_string(std::get<0>(info.param)) + role_suffix(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtls12, OpensslLossyLink,
+                         testing::Combine(testing::Values(1U, 2U, 3U),
+                                          testing::Values(dtls::Role::kClient,
+                                                          dtls::Role::kServer)),
+                         lossy_case_name);
 
 // --- GnuTLS: gnutls-serv (which insists on a cookie exchange) and gnutls-cli.
 

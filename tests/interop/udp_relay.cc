@@ -75,8 +75,8 @@ bool udp_port_in_use(std::uint16_t port) {
 }
 
 UdpRelay::UdpRelay(std::uint16_t server_port, Transform transform,
-                   std::chrono::milliseconds max_lifetime)
-    : transform_(std::move(transform)) {
+                   std::chrono::milliseconds max_lifetime, Impairment impairment)
+    : transform_(std::move(transform)), impairment_(impairment), rng_(impairment.seed) {
   listen_fd_ = bound_udp_socket(0, &listen_port_);
   upstream_fd_ = bound_udp_socket(0, nullptr);
   const sockaddr_in server = loopback(server_port);
@@ -121,6 +121,27 @@ std::vector<RelayedDatagram> UdpRelay::datagrams() const {
   return datagrams_;
 }
 
+void UdpRelay::forward(bool from_client, std::vector<std::uint8_t> datagram,
+                       const std::function<void(const std::vector<std::uint8_t>&)>& send) {
+  std::uniform_real_distribution<double> coin(0, 1);
+  if (coin(rng_) < impairment_.loss) {
+    return;
+  }
+  std::optional<std::vector<std::uint8_t>>& held = held_[from_client ? 1 : 0];
+  if (!held && coin(rng_) < impairment_.reorder) {
+    held = std::move(datagram);  // goes out after the next one this way
+    return;
+  }
+  send(datagram);
+  if (coin(rng_) < impairment_.duplicate) {
+    send(datagram);
+  }
+  if (held) {
+    send(*held);
+    held.reset();
+  }
+}
+
 std::vector<std::uint8_t> UdpRelay::relay(bool from_client, const std::uint8_t* data,
                                           std::size_t len) {
   std::vector<std::uint8_t> bytes(data, data + len);
@@ -148,8 +169,10 @@ void UdpRelay::run(std::chrono::steady_clock::time_point deadline) {
           client_ = from;
         }
         // Recorded before forwarding: whatever a peer has received is in the capture.
-        const std::vector<std::uint8_t> out = relay(true, buf, static_cast<std::size_t>(n));
-        (void)::send(upstream_fd_, out.data(), out.size(), 0);
+        forward(true, relay(true, buf, static_cast<std::size_t>(n)),
+                [this](const std::vector<std::uint8_t>& d) {
+                  (void)::send(upstream_fd_, d.data(), d.size(), 0);
+                });
       }
     }
     if ((fds[1].revents & (POLLIN | POLLERR)) != 0) {
@@ -160,9 +183,11 @@ void UdpRelay::run(std::chrono::steady_clock::time_point deadline) {
         client = client_;
       }
       if (n >= 0 && client) {
-        const std::vector<std::uint8_t> out = relay(false, buf, static_cast<std::size_t>(n));
-        (void)::sendto(listen_fd_, out.data(), out.size(), 0, as_sockaddr(&*client),
-                       sizeof *client);
+        const sockaddr_in to = *client;
+        forward(false, relay(false, buf, static_cast<std::size_t>(n)),
+                [this, &to](const std::vector<std::uint8_t>& d) {
+                  (void)::sendto(listen_fd_, d.data(), d.size(), 0, as_sockaddr(&to), sizeof to);
+                });
       }
     }
   }

@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -30,6 +31,15 @@ std::uint16_t free_udp_port();
 // udp_port_in_use is true when something is bound to 127.0.0.1:`port` (probe bind fails).
 bool udp_port_in_use(std::uint16_t port);
 
+// Impairment makes the relay a bad link, per datagram and direction, from a seeded generator:
+// drop it, send it twice, or hold it back until the next datagram the same way has passed.
+struct Impairment {
+  double loss = 0;
+  double duplicate = 0;
+  double reorder = 0;
+  std::uint32_t seed = 1;
+};
+
 class UdpRelay {
  public:
   // Transform may rewrite a datagram in flight (it runs on the relay thread); the original is
@@ -40,7 +50,8 @@ class UdpRelay {
   // UdpRelay listens on an ephemeral port for the client and forwards to 127.0.0.1:`server_port`
   // from a second ephemeral socket. Throws std::runtime_error if the sockets cannot be set up.
   explicit UdpRelay(std::uint16_t server_port, Transform transform = {},
-                    std::chrono::milliseconds max_lifetime = std::chrono::seconds(30));
+                    std::chrono::milliseconds max_lifetime = std::chrono::seconds(30),
+                    Impairment impairment = {});
   ~UdpRelay();
   UdpRelay(const UdpRelay&) = delete;
   UdpRelay& operator=(const UdpRelay&) = delete;
@@ -56,11 +67,17 @@ class UdpRelay {
   void run(std::chrono::steady_clock::time_point deadline);
   // relay records a datagram and returns the bytes to forward.
   std::vector<std::uint8_t> relay(bool from_client, const std::uint8_t* data, std::size_t len);
+  // forward sends a datagram on through the impairment; `send` puts one on the wire.
+  void forward(bool from_client, std::vector<std::uint8_t> datagram,
+               const std::function<void(const std::vector<std::uint8_t>&)>& send);
 
   int listen_fd_ = -1;
   int upstream_fd_ = -1;
   std::uint16_t listen_port_ = 0;
   Transform transform_;
+  Impairment impairment_;
+  std::mt19937 rng_;
+  std::optional<std::vector<std::uint8_t>> held_[2];  // held back, per direction
   std::atomic<bool> stop_{false};
   mutable std::mutex mutex_;
   std::optional<sockaddr_in> client_;
