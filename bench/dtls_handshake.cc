@@ -9,8 +9,15 @@
 // side. Sizes are "1": one handshake. Counters: allocs/op and B/op (the counting allocator,
 // every allocation both endpoints make), and for wireseal steady_bytes (memory_used() of the
 // client once connected) and peak_bytes (its largest memory_used() during the handshake).
+//
+// dtls/handshake_server_only_<kind>: the server's share of the same handshake, stateless
+// cookie exchange included (wireseal: HelloVerifier over both hellos; OpenSSL:
+// SSL_OP_COOKIE_EXCHANGE with HMAC-SHA256 cookie callbacks), the client's work run with the
+// timer paused. Counter handshakes_per_s: what one core can serve. Each pause and resume costs
+// the harness about a microsecond, four times a handshake, charged to both alike.
 #include <openssl/bio.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
@@ -28,6 +35,7 @@
 #include "bench/suites.h"
 #include "wireseal/crypto/certificate.h"
 #include "wireseal/dtls/endpoint.h"
+#include "wireseal/dtls/hello_verifier.h"
 
 namespace wireseal::bench {
 namespace {
@@ -282,6 +290,234 @@ class OpensslHandshake {
   std::array<std::uint8_t, 16384> buffer_{};
 };
 
+// --- the server alone
+
+// Timer pauses the benchmark's clock around the client's work (none outside the loop).
+class Timer {
+ public:
+  explicit Timer(benchmark::State* state) : state_(state) {}
+  void pause() {
+    if (state_ != nullptr) {
+      state_->PauseTiming();
+    }
+  }
+  void resume() {
+    if (state_ != nullptr) {
+      state_->ResumeTiming();
+    }
+  }
+
+ private:
+  benchmark::State* state_;
+};
+
+constexpr std::array<std::uint8_t, 6> kClientAddress{127, 0, 0, 1, 0x13, 0x88};
+
+class WiresealServerSide {
+ public:
+  explicit WiresealServerSide(const HandshakeCase& c)
+      : configs_(wireseal_configs(c)), verifier_(kCookieSecret) {}
+
+  bool operator()(benchmark::State* state) {
+    Timer timer(state);
+    timer.pause();
+    dtls::Endpoint client(configs_.client);
+    if (!client.start({}) || !next_datagram(client)) {
+      return false;
+    }
+    timer.resume();
+    // The first hello is answered statelessly; the second, with the cookie, is accepted.
+    std::array<std::uint8_t, dtls::HelloVerifier::kMaxReplySize> reply{};
+    if (verifier_.check(kClientAddress, datagram(), reply).verdict !=
+        dtls::HelloVerifier::Verdict::kReply) {
+      return false;
+    }
+    timer.pause();
+    if (!client.handle_datagram({}, reply) || !next_datagram(client)) {
+      return false;
+    }
+    timer.resume();
+    if (verifier_.check(kClientAddress, datagram(), reply).verdict !=
+        dtls::HelloVerifier::Verdict::kAccept) {
+      return false;
+    }
+    dtls::Endpoint server(configs_.server);
+    bool client_up = false;
+    bool server_up = false;
+    if (!server.start({}) || !server.handle_datagram({}, datagram())) {
+      return false;
+    }
+    for (int round = 0; round < 8 && !(client_up && server_up); ++round) {
+      if (!hand_over(server, client, server_up)) {
+        return false;
+      }
+      timer.pause();
+      const bool ok = hand_over(client, server, client_up);
+      timer.resume();
+      if (!ok) {
+        return false;
+      }
+    }
+    return client_up && server_up;
+  }
+
+ private:
+  static constexpr std::array<std::uint8_t, dtls::HelloVerifier::kSecretSize> kCookieSecret{
+      1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+      17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+
+  std::span<std::uint8_t> datagram() { return std::span(buffer_).first(size_); }
+
+  // next_datagram takes the one datagram `from` sends now (a hello) into buffer_.
+  bool next_datagram(dtls::Endpoint& from) {
+    const Result<dtls::Output> out = from.poll_output(buffer_);
+    size_ = out && out->kind == dtls::Output::Kind::kDatagram ? out->size : 0;
+    return size_ != 0;
+  }
+
+  // hand_over gives `to` every datagram `from` has, noting `from`'s kConnected.
+  bool hand_over(dtls::Endpoint& from, dtls::Endpoint& to, bool& from_connected) {
+    for (;;) {
+      const Result<dtls::Output> out = from.poll_output(buffer_);
+      if (!out || out->kind == dtls::Output::Kind::kFailed) {
+        return false;
+      }
+      if (out->kind == dtls::Output::Kind::kConnected) {
+        from_connected = true;
+      } else if (out->kind == dtls::Output::Kind::kDatagram) {
+        if (!to.handle_datagram({}, std::span(buffer_).first(out->size))) {
+          return false;
+        }
+      } else {
+        return true;
+      }
+    }
+  }
+
+  WiresealPair configs_;
+  dtls::HelloVerifier verifier_;
+  std::array<std::uint8_t, 1500> buffer_{};
+  std::size_t size_ = 0;
+};
+
+// OpenSSL's stateful cookie exchange needs the application's cookie: HMAC-SHA256 of the
+// client's address under a secret, as a careful user would make it.
+constexpr std::array<std::uint8_t, 16> kOpensslCookieKey{9, 8, 7, 6, 5, 4, 3, 2,
+                                                         1, 0, 1, 2, 3, 4, 5, 6};
+
+bool make_cookie(unsigned char* cookie, std::size_t* len) {
+  std::string digest_name = "SHA256";
+  return EVP_Q_mac(nullptr, "HMAC", nullptr, digest_name.data(), nullptr, kOpensslCookieKey.data(),
+                   kOpensslCookieKey.size(), kClientAddress.data(), kClientAddress.size(), cookie,
+                   DTLS1_COOKIE_LENGTH, len) != nullptr;
+}
+
+int generate_cookie_cb(SSL*, unsigned char* cookie, unsigned int* cookie_len) {
+  std::size_t len = 0;
+  if (!make_cookie(cookie, &len)) {
+    return 0;
+  }
+  *cookie_len = static_cast<unsigned int>(len);
+  return 1;
+}
+
+int verify_cookie_cb(SSL*, const unsigned char* cookie, unsigned int cookie_len) {
+  std::array<unsigned char, DTLS1_COOKIE_LENGTH> expected{};
+  std::size_t len = 0;
+  return make_cookie(expected.data(), &len) && len == cookie_len &&
+                 CRYPTO_memcmp(expected.data(), cookie, len) == 0
+             ? 1
+             : 0;
+}
+
+class OpensslServerSide {
+ public:
+  explicit OpensslServerSide(const HandshakeCase& c) {
+    std::optional<crypto::CertifiedKey> id;
+    if (!c.psk) {
+      id.emplace(make_identity(c.key));
+    }
+    client_ctx_ = openssl_ctx(c, false, id ? &*id : nullptr);
+    server_ctx_ = openssl_ctx(c, true, id ? &*id : nullptr);
+    SSL_CTX_set_cookie_generate_cb(server_ctx_.get(), generate_cookie_cb);
+    SSL_CTX_set_cookie_verify_cb(server_ctx_.get(), verify_cookie_cb);
+  }
+
+  bool operator()(benchmark::State* state) {
+    Timer timer(state);
+    timer.pause();
+    SSL* client = SSL_new(client_ctx_.get());
+    BIO* c_in = BIO_new(BIO_s_mem());
+    BIO* c_out = BIO_new(BIO_s_mem());
+    BIO_set_mem_eof_return(c_in, -1);
+    SSL_set_bio(client, c_in, c_out);
+    SSL_set_mtu(client, 1200);
+    SSL_set_connect_state(client);
+    timer.resume();
+    SSL* server = SSL_new(server_ctx_.get());
+    BIO* s_in = BIO_new(BIO_s_mem());
+    BIO* s_out = BIO_new(BIO_s_mem());
+    BIO_set_mem_eof_return(s_in, -1);
+    SSL_set_bio(server, s_in, s_out);
+    SSL_set_mtu(server, 1200);
+    SSL_set_options(server, SSL_OP_COOKIE_EXCHANGE);
+    SSL_set_accept_state(server);
+    bool done = false;
+    for (int round = 0; round < 32 && !done; ++round) {
+      timer.pause();
+      const int rc = SSL_do_handshake(client);
+      move(c_out, s_in);
+      timer.resume();
+      const int rs = SSL_do_handshake(server);
+      move(s_out, c_in);
+      done = rc == 1 && rs == 1;
+    }
+    SSL_free(server);
+    timer.pause();
+    SSL_free(client);
+    ERR_clear_error();
+    timer.resume();
+    return done;
+  }
+
+ private:
+  void move(BIO* from, BIO* to) {
+    for (;;) {
+      const int n = BIO_read(from, buffer_.data(), static_cast<int>(buffer_.size()));
+      if (n <= 0) {
+        return;
+      }
+      BIO_write(to, buffer_.data(), n);
+    }
+  }
+
+  Ctx client_ctx_;
+  Ctx server_ctx_;
+  std::array<std::uint8_t, 16384> buffer_{};
+};
+
+// run_server_side times the server's share of each handshake and reports handshakes_per_s.
+template <class Side>
+void run_server_side(benchmark::State& state, const HandshakeCase& c) {
+  try {
+    Side side(c);
+    if (!side(nullptr)) {
+      state.SkipWithError("handshake failed before timing");
+      return;
+    }
+    for (auto _ : state) {
+      if (!side(&state)) {
+        state.SkipWithError("handshake failed");
+        break;
+      }
+    }
+    state.counters["handshakes_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 // --- steady state: application records through connected endpoints at 1200 bytes, beside
 // the bare RecordSealer/RecordOpener on the same keys' cipher (AES-128-GCM).
 
@@ -387,6 +623,14 @@ void register_dtls_handshake() {
                      state.SkipWithError(e.what());
                    }
                  });
+  // The server alone, for the certificate case WebRTC servers run most and for PSK.
+  for (const HandshakeCase& c : {kCases[0], kCases[3]}) {
+    const std::string op = std::string("handshake_server_only") + (c.psk ? "_psk" : "_p256");
+    register_named(benchmark_name("dtls", op, kWireseal, 1),
+                   [c](benchmark::State& state) { run_server_side<WiresealServerSide>(state, c); });
+    register_named(benchmark_name("dtls", op, kOpenSsl, 1),
+                   [c](benchmark::State& state) { run_server_side<OpensslServerSide>(state, c); });
+  }
   for (const HandshakeCase& c : kCases) {
     register_named(benchmark_name("dtls", c.name, kWireseal, 1), [c](benchmark::State& state) {
       try {
