@@ -199,8 +199,13 @@ Status KeyShare::derive(std::span<const std::uint8_t> peer_public,
   }
   EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(nullptr, state_->key, nullptr);
   std::size_t n = size;
+  // The peer key is validated already: peer_key took only an uncompressed point of the
+  // group's size, which EC_POINT_oct2point refuses unless it is on the curve, and P-256 and
+  // P-384 have cofactor 1, so that is the whole check (SP 800-56A partial validation); X25519
+  // needs none (the all-zero result is refused below). EVP_PKEY_derive_set_peer would repeat
+  // it as a full public-key check, a second scalar multiplication per handshake.
   const bool ok = ctx != nullptr && EVP_PKEY_derive_init(ctx) == 1 &&
-                  EVP_PKEY_derive_set_peer(ctx, peer) == 1 &&
+                  EVP_PKEY_derive_set_peer_ex(ctx, peer, 0) == 1 &&
                   EVP_PKEY_derive(ctx, out.data(), &n) == 1 && n == size;
   EVP_PKEY_CTX_free(ctx);
   EVP_PKEY_free(peer);
