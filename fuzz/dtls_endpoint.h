@@ -68,6 +68,8 @@ inline std::shared_ptr<dtls::EndpointConfig> fuzz_endpoint_config(std::uint8_t s
   c->allow_unauthenticated_peer = true;  // reach every state; authentication is tested elsewhere
   c->srtp_profiles = {1, 7};
   c->alpn_protocols = {"webrtc", "coap"};
+  c->connection_id = c->role == dtls::Role::kServer ? std::vector<std::uint8_t>{0x5e, 0x7e, 0x9e}
+                                                    : std::vector<std::uint8_t>{0xc1};
   c->mtu = 600;
   c->handshake_timeout = std::chrono::seconds(30);
   if ((selector & kEndpointResume) != 0) {

@@ -22,6 +22,7 @@
 #include "wireseal/crypto/signature.h"
 #include "wireseal/dtls/alert.h"
 #include "wireseal/dtls/handshake/cipher_suite.h"
+#include "wireseal/dtls/record.h"
 #include "wireseal/io/pcap.h"
 
 namespace wireseal::cli {
@@ -376,7 +377,9 @@ void add_endpoint_options(CLI::App& command, DtlsEndpointArgs& args, dtls::Role 
   args.cid_option =
       command
           .add_option("--cid", args.cid,
-                      "RFC 9146 connection ID (not supported by the engine yet: exits 2)")
+                      "Negotiate an RFC 9146 connection ID: HEX is the one the peer's records "
+                      "to us carry (up to 255 bytes; without HEX, none for us, but we send the "
+                      "peer's)")
           ->expected(0, 1);
 }
 
@@ -389,15 +392,13 @@ std::string endpoint_options_footer() {
          "Exit status: 0 after a clean close, 1 when a handshake or an association fails (the "
          "cause on stderr), 2 for an option that cannot work.\n"
          "Standard output carries only the peer's application data; the handshake report "
-         "(connected line, 'export LABEL HEX', 'srtp-profile NAME', 'srtp-keying-material HEX') "
+         "(connected line, 'export LABEL HEX', 'srtp-profile NAME', 'srtp-keying-material HEX', "
+         "'connection-id negotiated') "
          "and errors go to stderr.";
 }
 
 EndpointSetup build_endpoint_setup(const DtlsEndpointArgs& args, dtls::Role role,
                                    const std::string& connect_host) {
-  if (args.cid_option != nullptr && args.cid_option->count() > 0) {
-    throw UsageError("--cid: not supported by the engine yet");
-  }
   const bool server = role == dtls::Role::kServer;
   const bool has_psk = !args.psk.empty();
   const bool by_certificate = !args.fingerprints.empty() || !args.ca.empty();
@@ -490,6 +491,12 @@ EndpointSetup build_endpoint_setup(const DtlsEndpointArgs& args, dtls::Role role
     const dtls::Endpoint probe(config);  // what the engine refuses, refused before any I/O
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
+  }
+  if (args.cid_option != nullptr && args.cid_option->count() > 0) {
+    config->connection_id = parse_hex(args.cid, "--cid");
+    if (config->connection_id->size() > dtls::kMaxCidLength) {
+      throw UsageError("--cid: longer than 255 bytes");
+    }
   }
   if (!args.keylog.empty()) {
     setup.keylog = open_keylog(args.keylog);
@@ -593,6 +600,11 @@ void print_connected(const Association& a, const EndpointSetup& setup, const cha
       continue;
     }
     fmt::print(stderr, "export {} {}\n", r.label, hex_upper(out));
+  }
+  if (n.connection_id) {
+    fmt::print(stderr, "connection-id negotiated\n");
+  } else if (setup.config->connection_id) {
+    fmt::print(stderr, "{}: {} did not negotiate a connection ID\n", name, a.peer.to_string());
   }
   if (n.srtp_profile != 0) {
     fmt::print(stderr, "srtp-profile {}\n", name_of(kSrtpProfiles, n.srtp_profile));

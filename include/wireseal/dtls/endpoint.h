@@ -101,6 +101,12 @@ struct EndpointConfig {
   // not negotiated.
   std::vector<std::string> alpn_protocols;
 
+  // Connection ID (RFC 9146), off by default: the CID this side wants on the records it
+  // receives (0..255 bytes; empty: none for us, but we send the peer's). Negotiated when both
+  // sides configure one; from epoch 1 each side's records carry the CID the other asked for,
+  // so an association survives the peer's address changing (NAT rebinding).
+  std::optional<std::vector<std::uint8_t>> connection_id;
+
   // Session resumption (session.h), off by default. Client: ask for an RFC 5077 ticket on a
   // full handshake (a session given to offer_session is offered whatever this says). Server:
   // remember sessions by ID in session_cache, and/or issue and accept tickets sealed with
@@ -134,7 +140,8 @@ struct Negotiated {
   bool encrypt_then_mac = false;
   std::uint16_t srtp_profile = 0;  // DTLS-SRTP profile id, 0 when use_srtp was not negotiated
   PeerAuth peer_auth = PeerAuth::kNone;
-  bool resumed = false;  // an abbreviated handshake on a saved session
+  bool resumed = false;        // an abbreviated handshake on a saved session
+  bool connection_id = false;  // RFC 9146 negotiated: epoch-1 records carry the CIDs
 };
 
 // The keying material of RFC 5764 §4.2, ready for srtp::split_keying_material.

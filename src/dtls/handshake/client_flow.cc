@@ -86,6 +86,10 @@ Result<std::size_t> write_hello(const EndpointState& s, std::span<std::uint8_t> 
     e.srtp_mki = c.srtp_mki;
   }
   e.alpn_protocols = s.alpn_offer;
+  if (c.connection_id) {
+    e.has_connection_id = true;
+    e.connection_id = *c.connection_id;
+  }
   if (offers_ticket(s)) {
     e.has_session_ticket = true;
     if (s.offered_session) {
@@ -155,7 +159,7 @@ Status take_application_protocol(EndpointState& s, std::span<const std::uint8_t>
 // check_server_extensions refuses what we did not offer and settles what we did.
 Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexcept {
   const EndpointConfig& c = *s.config;
-  if ((e.has_session_ticket && !offers_ticket(s)) || e.has_connection_id ||
+  if ((e.has_session_ticket && !offers_ticket(s)) || (e.has_connection_id && !c.connection_id) ||
       (!e.alpn_protocols.empty() && s.alpn_offer.empty()) ||
       (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty())) {
     return fail(s, {Error::kMalformed, AlertDescription::kUnsupportedExtension,
@@ -183,6 +187,11 @@ Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexc
     s.negotiated.srtp_profile = e.srtp_profiles[0];
   }
   s.ticket_expected = e.has_session_ticket;
+  if (e.has_connection_id) {
+    if (const Status st = take_connection_id(s, e.connection_id); !st) {
+      return st;
+    }
+  }
   return take_application_protocol(s, e.alpn_protocols);
 }
 

@@ -97,6 +97,9 @@ const EndpointConfig& checked(const std::shared_ptr<const EndpointConfig>& c) {
   if (c->role == Role::kServer && !c->certificate && c->psk.empty()) {
     throw std::invalid_argument("dtls::Endpoint: a server needs a certificate or a PSK");
   }
+  if (c->connection_id && c->connection_id->size() > kMaxCidLength) {
+    throw std::invalid_argument("dtls::Endpoint: connection_id over 255 bytes");
+  }
   if (c->random.fill == nullptr || c->initial_retransmit_timeout.count() <= 0 ||
       c->max_handshake_message < 1024) {
     throw std::invalid_argument("dtls::Endpoint: random source, timer or message bound unset");
@@ -283,7 +286,9 @@ Status dispatch(EndpointState& s, ContentType type, std::span<std::uint8_t> cont
 Status handle_record(EndpointState& s, const RecordView& view,
                      std::span<std::uint8_t> record) noexcept {
   if (view.epoch == 0) {
-    if (view.version != kDtls12Version && view.version != kDtls10Version) {
+    // A CID record is always protected (RFC 9146 §4): one in epoch 0 is noise.
+    if ((view.version != kDtls12Version && view.version != kDtls10Version) ||
+        view.type == ContentType::kTls12Cid) {
       s.stats.drops.count(Error::kMalformed);
       return {};
     }
@@ -306,7 +311,7 @@ Status handle_record(EndpointState& s, const RecordView& view,
 // data (handed out by poll_output before the next is decrypted) or the datagram ends.
 Status drain_input(EndpointState& s) noexcept {
   while (!s.input.empty() && s.data.empty() && !terminal(s.state)) {
-    const Result<RecordView> view = parse_record(s.input);
+    const Result<RecordView> view = parse_record(s.input, s.read_cid_size);
     if (!view) {
       s.stats.drops.count(Error::kMalformed);
       s.input = {};

@@ -111,6 +111,7 @@ struct EndpointState {
   std::string requested_server_name;     // server: the client's SNI host_name (RFC 6066 §3)
   std::string application_protocol;      // ALPN's choice (RFC 7301), empty if none
   std::vector<std::uint8_t> alpn_offer;  // our alpn_protocols in wire form, for the hellos
+  std::vector<std::uint8_t> peer_connection_id;  // RFC 9146: the CID our records carry
 
   // --- resumption (resumption.cc)
   std::optional<Session> offered_session;  // client: offer_session's, until the ServerHello
@@ -129,6 +130,7 @@ struct EndpointState {
   std::optional<RecordOpener> opener;          // epoch 1, once the peer's CCS arrived
   std::optional<RecordOpener> pending_opener;  // epoch 1, keys derived, CCS not yet seen
   std::uint16_t read_epoch = 0;
+  std::size_t read_cid_size = 0;          // the CID incoming tls12_cid records carry (ours)
   bool early_change_cipher_spec = false;  // the peer's CCS overtook its flight's last messages
 
   // --- output queue
@@ -210,6 +212,10 @@ Status restore_session(EndpointState& s, const Session& saved) noexcept;
 Status send_new_session_ticket(EndpointState& s) noexcept;
 // remember_session (server) puts a completed full handshake in the session cache.
 void remember_session(EndpointState& s) noexcept;
+
+// take_connection_id settles RFC 9146 once both hellos carried connection_id: our records
+// will carry `peer_wants`, and the peer's carry our configured CID.
+Status take_connection_id(EndpointState& s, std::span<const std::uint8_t> peer_wants) noexcept;
 
 // --- key schedule (key_schedule.cc)
 Status derive_master_secret(EndpointState& s) noexcept;  // from s.premaster and the log

@@ -108,6 +108,16 @@ void log_keys(const EndpointState& s) noexcept {
   wireseal::detail::secure_wipe(line.data(), line.size());
 }
 
+Status take_connection_id(EndpointState& s, std::span<const std::uint8_t> peer_wants) noexcept {
+  try {
+    s.peer_connection_id.assign(peer_wants.begin(), peer_wants.end());
+  } catch (const std::bad_alloc&) {
+    return fail(s, {Error::kOutOfMemory, AlertDescription::kInternalError, "out of memory"});
+  }
+  s.negotiated.connection_id = true;
+  return {};
+}
+
 Status install_keys(EndpointState& s) noexcept {
   Result<KeyBlock> block =
       KeyBlock::derive(s.cipher, s.prf_hash, s.master_secret, s.client_random, s.server_random);
@@ -119,10 +129,16 @@ Status install_keys(EndpointState& s) noexcept {
   RecordSealerOptions seal_options;
   seal_options.encrypt_then_mac = s.negotiated.encrypt_then_mac;
   seal_options.random = s.config->random;
-  Result<RecordSealer> sealer =
-      RecordSealer::create(*s.key_block, own_direction(s.role), 1, seal_options);
   RecordOpenerOptions open_options;
   open_options.encrypt_then_mac = s.negotiated.encrypt_then_mac;
+  if (s.negotiated.connection_id) {
+    // Both fit ConnectionId: the extension's vector8 and the checked configuration.
+    seal_options.cid = ConnectionId(s.peer_connection_id);
+    open_options.cid = ConnectionId(*s.config->connection_id);
+    s.read_cid_size = s.config->connection_id->size();
+  }
+  Result<RecordSealer> sealer =
+      RecordSealer::create(*s.key_block, own_direction(s.role), 1, seal_options);
   Result<RecordOpener> opener =
       RecordOpener::create(s.cipher, s.key_block->keys(peer_direction(s.role)), 1, open_options);
   if (!sealer || !opener) {

@@ -130,6 +130,11 @@ Status read_extensions(EndpointState& s, const ClientHello& hello) noexcept {
   if (const Status st = choose_application_protocol(s, e.alpn_protocols); !st) {
     return st;
   }
+  if (e.has_connection_id && c.connection_id) {
+    if (const Status st = take_connection_id(s, e.connection_id); !st) {
+      return st;
+    }
+  }
   if (e.has_use_srtp) {
     for (std::uint16_t profile : c.srtp_profiles) {
       if (e.srtp_profiles.contains(profile)) {
@@ -149,6 +154,10 @@ Status write_server_hello_message(EndpointState& s, std::span<const std::uint8_t
   hello.session_id = s.session.session_id();
   HelloExtensions& e = hello.extensions;
   e.has_session_ticket = s.issue_ticket;  // empty: a NewSessionTicket follows (RFC 5077 §3.2)
+  if (s.negotiated.connection_id) {
+    e.has_connection_id = true;
+    e.connection_id = *s.config->connection_id;  // RFC 9146 §3: the CID we want to receive
+  }
   e.has_renegotiation_info = s.secure_renegotiation;
   e.extended_master_secret = s.negotiated.extended_master_secret;
   e.encrypt_then_mac = s.negotiated.encrypt_then_mac;

@@ -289,6 +289,76 @@ TEST(Endpoint, AlpnTakesTheServersFirstChoiceTheClientOffers) {
   EXPECT_TRUE(quiet.server().endpoint->application_protocol().empty());
 }
 
+// sealed_record seals `text` from `side` and returns the record as it goes on the wire.
+std::vector<std::uint8_t> sealed_record(Endpoint& side, const std::string& text) {
+  std::vector<std::uint8_t> record(side.sealed_size(text.size()));
+  const Result<std::size_t> n = side.send(test::bytes_of(text), record);
+  EXPECT_TRUE(n);
+  record.resize(n ? *n : 0);
+  return record;
+}
+
+// The CID of a tls12_cid record: after type, version, epoch and sequence (RFC 9146 §4).
+std::vector<std::uint8_t> cid_of(const std::vector<std::uint8_t>& record, std::size_t size) {
+  return {record.begin() + 11, record.begin() + 11 + static_cast<std::ptrdiff_t>(size)};
+}
+
+// RFC 9146: each side's records carry the CID the other asked for; a zero-length request means
+// plain records towards that side; one side without CID support means none at all.
+TEST(Endpoint, ConnectionIdsAsEachSideAskedThem) {
+  const std::vector<std::uint8_t> client_cid{0xc1, 0xc2, 0xc3, 0xc4};
+  const std::vector<std::uint8_t> server_cid{0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58};
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  client->connection_id = client_cid;
+  auto server = server_config(KeyType::kEcP256);
+  server->connection_id = server_cid;
+  Network net(client, server, {}, /*cookies=*/true);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_TRUE(net.client().endpoint->negotiated().connection_id);
+  EXPECT_TRUE(net.server().endpoint->negotiated().connection_id);
+  const std::vector<std::uint8_t> to_server = sealed_record(*net.client().endpoint, "up");
+  ASSERT_GT(to_server.size(), 11 + server_cid.size());
+  EXPECT_EQ(to_server[0], 25);  // tls12_cid
+  EXPECT_EQ(cid_of(to_server, server_cid.size()), server_cid);
+  const std::vector<std::uint8_t> to_client = sealed_record(*net.server().endpoint, "down");
+  EXPECT_EQ(to_client[0], 25);
+  EXPECT_EQ(cid_of(to_client, client_cid.size()), client_cid);
+  expect_data_both_ways(net);
+
+  // The client needs no CID of its own: the server's records to it stay plain.
+  client->connection_id = std::vector<std::uint8_t>{};
+  Network half(client, server);
+  half.handshake();
+  ASSERT_TRUE(half.client().connected && half.server().connected) << half.describe();
+  EXPECT_EQ(sealed_record(*half.client().endpoint, "up")[0], 25);
+  EXPECT_EQ(sealed_record(*half.server().endpoint, "down")[0], 23);
+  expect_data_both_ways(half);
+
+  // A server without CID support does not answer the extension: plain records both ways.
+  Network none(client, server_config(KeyType::kEcP256));
+  none.handshake();
+  ASSERT_TRUE(none.client().connected && none.server().connected) << none.describe();
+  EXPECT_FALSE(none.client().endpoint->negotiated().connection_id);
+  EXPECT_EQ(sealed_record(*none.client().endpoint, "up")[0], 23);
+}
+
+TEST(Endpoint, ConnectionIdHandshakeOnALossyLink) {
+  for (std::uint32_t seed = 1; seed <= 10; ++seed) {
+    SCOPED_TRACE(seed);
+    auto client = client_config();
+    client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+    client->connection_id = std::vector<std::uint8_t>{1, 2, 3};
+    auto server = server_config(KeyType::kEcP256);
+    server->connection_id = std::vector<std::uint8_t>{9, 8, 7, 6, 5};
+    Network net(client, server, {0.3, 0.2, 0.2, seed}, /*cookies=*/true);
+    net.handshake();
+    ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+    EXPECT_TRUE(net.server().endpoint->negotiated().connection_id);
+  }
+}
+
 TEST(Endpoint, SmallMtuFragmentsEveryFlight) {
   auto client = client_config();
   client->mtu = 256;
