@@ -232,66 +232,6 @@ Ctx openssl_ctx(const HandshakeCase& c, bool server, const crypto::CertifiedKey*
   return ctx;
 }
 
-// The OpenSSL handshake: each side's written bytes become the other's next read.
-class OpensslHandshake {
- public:
-  explicit OpensslHandshake(const HandshakeCase& c) {
-    std::optional<crypto::CertifiedKey> id;
-    if (!c.psk) {
-      id.emplace(make_identity(c.key));
-    }
-    client_ctx_ = openssl_ctx(c, false, id ? &*id : nullptr);
-    server_ctx_ = openssl_ctx(c, true, id ? &*id : nullptr);
-  }
-
-  bool operator()() {
-    SSL* client = SSL_new(client_ctx_.get());
-    SSL* server = SSL_new(server_ctx_.get());
-    BIO* c_in = BIO_new(BIO_s_mem());
-    BIO* c_out = BIO_new(BIO_s_mem());
-    BIO* s_in = BIO_new(BIO_s_mem());
-    BIO* s_out = BIO_new(BIO_s_mem());
-    BIO_set_mem_eof_return(c_in, -1);
-    BIO_set_mem_eof_return(s_in, -1);
-    SSL_set_bio(client, c_in, c_out);
-    SSL_set_bio(server, s_in, s_out);
-    SSL_set_mtu(client, 1200);
-    SSL_set_mtu(server, 1200);
-    SSL_set_connect_state(client);
-    SSL_set_accept_state(server);
-    bool done = false;
-    for (int round = 0; round < 32 && !done; ++round) {
-      const int rc = SSL_do_handshake(client);
-      move(c_out, s_in);
-      const int rs = SSL_do_handshake(server);
-      move(s_out, c_in);
-      done = rc == 1 && rs == 1;
-    }
-    SSL_free(client);
-    SSL_free(server);
-    ERR_clear_error();
-    return done;
-  }
-
- private:
-  // move hands every pending datagram from one side's write BIO to the other's read BIO.
-  void move(BIO* from, BIO* to) {
-    for (;;) {
-      const int n = BIO_read(from, buffer_.data(), static_cast<int>(buffer_.size()));
-      if (n <= 0) {
-        return;
-      }
-      BIO_write(to, buffer_.data(), n);
-    }
-  }
-
-  Ctx client_ctx_;
-  Ctx server_ctx_;
-  std::array<std::uint8_t, 16384> buffer_{};
-};
-
-// --- the server alone
-
 // Timer pauses the benchmark's clock around the client's work (none outside the loop).
 class Timer {
  public:
@@ -312,6 +252,119 @@ class Timer {
 };
 
 constexpr std::array<std::uint8_t, 6> kClientAddress{127, 0, 0, 1, 0x13, 0x88};
+
+// OpenSSL's stateful cookie exchange needs the application's cookie: HMAC-SHA256 of the
+// client's address under a secret, as a careful user would make it.
+constexpr std::array<std::uint8_t, 16> kOpensslCookieKey{9, 8, 7, 6, 5, 4, 3, 2,
+                                                         1, 0, 1, 2, 3, 4, 5, 6};
+
+bool make_cookie(unsigned char* cookie, std::size_t* len) {
+  std::string digest_name = "SHA256";
+  return EVP_Q_mac(nullptr, "HMAC", nullptr, digest_name.data(), nullptr, kOpensslCookieKey.data(),
+                   kOpensslCookieKey.size(), kClientAddress.data(), kClientAddress.size(), cookie,
+                   DTLS1_COOKIE_LENGTH, len) != nullptr;
+}
+
+int generate_cookie_cb(SSL*, unsigned char* cookie, unsigned int* cookie_len) {
+  std::size_t len = 0;
+  if (!make_cookie(cookie, &len)) {
+    return 0;
+  }
+  *cookie_len = static_cast<unsigned int>(len);
+  return 1;
+}
+
+int verify_cookie_cb(SSL*, const unsigned char* cookie, unsigned int cookie_len) {
+  std::array<unsigned char, DTLS1_COOKIE_LENGTH> expected{};
+  std::size_t len = 0;
+  return make_cookie(expected.data(), &len) && len == cookie_len &&
+                 CRYPTO_memcmp(expected.data(), cookie, len) == 0
+             ? 1
+             : 0;
+}
+
+// The OpenSSL handshake: each side's written bytes become the other's next read.
+class OpensslHandshake {
+ public:
+  // With `cookie_exchange` the server runs SSL_OP_COOKIE_EXCHANGE with HMAC cookies.
+  explicit OpensslHandshake(const HandshakeCase& c, bool cookie_exchange = false)
+      : cookie_exchange_(cookie_exchange) {
+    std::optional<crypto::CertifiedKey> id;
+    if (!c.psk) {
+      id.emplace(make_identity(c.key));
+    }
+    client_ctx_ = openssl_ctx(c, false, id ? &*id : nullptr);
+    server_ctx_ = openssl_ctx(c, true, id ? &*id : nullptr);
+    if (cookie_exchange) {
+      SSL_CTX_set_cookie_generate_cb(server_ctx_.get(), generate_cookie_cb);
+      SSL_CTX_set_cookie_verify_cb(server_ctx_.get(), verify_cookie_cb);
+    }
+  }
+
+  // With `server_only` the client's work runs with its timer paused.
+  bool operator()(benchmark::State* server_only = nullptr) {
+    Timer timer(server_only);
+    timer.pause();
+    SSL* client = side(client_ctx_.get(), c_in_, c_out_);
+    SSL_set_connect_state(client);
+    timer.resume();
+    SSL* server = side(server_ctx_.get(), s_in_, s_out_);
+    if (cookie_exchange_) {
+      SSL_set_options(server, SSL_OP_COOKIE_EXCHANGE);
+    }
+    SSL_set_accept_state(server);
+    bool done = false;
+    for (int round = 0; round < 32 && !done; ++round) {
+      timer.pause();
+      const int rc = SSL_do_handshake(client);
+      move(c_out_, s_in_);
+      timer.resume();
+      const int rs = SSL_do_handshake(server);
+      move(s_out_, c_in_);
+      done = rc == 1 && rs == 1;
+    }
+    SSL_free(server);
+    timer.pause();
+    SSL_free(client);
+    ERR_clear_error();
+    timer.resume();
+    return done;
+  }
+
+ private:
+  // side makes one SSL over a pair of memory BIOs (`in` it reads, `out` it writes).
+  static SSL* side(SSL_CTX* ctx, BIO*& in, BIO*& out) {
+    SSL* ssl = SSL_new(ctx);
+    in = BIO_new(BIO_s_mem());
+    out = BIO_new(BIO_s_mem());
+    BIO_set_mem_eof_return(in, -1);
+    SSL_set_bio(ssl, in, out);
+    SSL_set_mtu(ssl, 1200);
+    return ssl;
+  }
+
+  // move hands every pending datagram from one side's write BIO to the other's read BIO.
+  void move(BIO* from, BIO* to) {
+    for (;;) {
+      const int n = BIO_read(from, buffer_.data(), static_cast<int>(buffer_.size()));
+      if (n <= 0) {
+        return;
+      }
+      BIO_write(to, buffer_.data(), n);
+    }
+  }
+
+  Ctx client_ctx_;
+  Ctx server_ctx_;
+  bool cookie_exchange_;
+  BIO* c_in_ = nullptr;  // owned by the SSL objects of the handshake in progress
+  BIO* c_out_ = nullptr;
+  BIO* s_in_ = nullptr;
+  BIO* s_out_ = nullptr;
+  std::array<std::uint8_t, 16384> buffer_{};
+};
+
+// --- the server alone
 
 class WiresealServerSide {
  public:
@@ -417,100 +470,9 @@ class WiresealServerSide {
   std::size_t queued_ = 0;
 };
 
-// OpenSSL's stateful cookie exchange needs the application's cookie: HMAC-SHA256 of the
-// client's address under a secret, as a careful user would make it.
-constexpr std::array<std::uint8_t, 16> kOpensslCookieKey{9, 8, 7, 6, 5, 4, 3, 2,
-                                                         1, 0, 1, 2, 3, 4, 5, 6};
-
-bool make_cookie(unsigned char* cookie, std::size_t* len) {
-  std::string digest_name = "SHA256";
-  return EVP_Q_mac(nullptr, "HMAC", nullptr, digest_name.data(), nullptr, kOpensslCookieKey.data(),
-                   kOpensslCookieKey.size(), kClientAddress.data(), kClientAddress.size(), cookie,
-                   DTLS1_COOKIE_LENGTH, len) != nullptr;
-}
-
-int generate_cookie_cb(SSL*, unsigned char* cookie, unsigned int* cookie_len) {
-  std::size_t len = 0;
-  if (!make_cookie(cookie, &len)) {
-    return 0;
-  }
-  *cookie_len = static_cast<unsigned int>(len);
-  return 1;
-}
-
-int verify_cookie_cb(SSL*, const unsigned char* cookie, unsigned int cookie_len) {
-  std::array<unsigned char, DTLS1_COOKIE_LENGTH> expected{};
-  std::size_t len = 0;
-  return make_cookie(expected.data(), &len) && len == cookie_len &&
-                 CRYPTO_memcmp(expected.data(), cookie, len) == 0
-             ? 1
-             : 0;
-}
-
-class OpensslServerSide {
- public:
-  explicit OpensslServerSide(const HandshakeCase& c) {
-    std::optional<crypto::CertifiedKey> id;
-    if (!c.psk) {
-      id.emplace(make_identity(c.key));
-    }
-    client_ctx_ = openssl_ctx(c, false, id ? &*id : nullptr);
-    server_ctx_ = openssl_ctx(c, true, id ? &*id : nullptr);
-    SSL_CTX_set_cookie_generate_cb(server_ctx_.get(), generate_cookie_cb);
-    SSL_CTX_set_cookie_verify_cb(server_ctx_.get(), verify_cookie_cb);
-  }
-
-  bool operator()(benchmark::State* state) {
-    Timer timer(state);
-    timer.pause();
-    SSL* client = SSL_new(client_ctx_.get());
-    BIO* c_in = BIO_new(BIO_s_mem());
-    BIO* c_out = BIO_new(BIO_s_mem());
-    BIO_set_mem_eof_return(c_in, -1);
-    SSL_set_bio(client, c_in, c_out);
-    SSL_set_mtu(client, 1200);
-    SSL_set_connect_state(client);
-    timer.resume();
-    SSL* server = SSL_new(server_ctx_.get());
-    BIO* s_in = BIO_new(BIO_s_mem());
-    BIO* s_out = BIO_new(BIO_s_mem());
-    BIO_set_mem_eof_return(s_in, -1);
-    SSL_set_bio(server, s_in, s_out);
-    SSL_set_mtu(server, 1200);
-    SSL_set_options(server, SSL_OP_COOKIE_EXCHANGE);
-    SSL_set_accept_state(server);
-    bool done = false;
-    for (int round = 0; round < 32 && !done; ++round) {
-      timer.pause();
-      const int rc = SSL_do_handshake(client);
-      move(c_out, s_in);
-      timer.resume();
-      const int rs = SSL_do_handshake(server);
-      move(s_out, c_in);
-      done = rc == 1 && rs == 1;
-    }
-    SSL_free(server);
-    timer.pause();
-    SSL_free(client);
-    ERR_clear_error();
-    timer.resume();
-    return done;
-  }
-
- private:
-  void move(BIO* from, BIO* to) {
-    for (;;) {
-      const int n = BIO_read(from, buffer_.data(), static_cast<int>(buffer_.size()));
-      if (n <= 0) {
-        return;
-      }
-      BIO_write(to, buffer_.data(), n);
-    }
-  }
-
-  Ctx client_ctx_;
-  Ctx server_ctx_;
-  std::array<std::uint8_t, 16384> buffer_{};
+// OpensslServerOnly is the OpenSSL handshake with the cookie exchange, timed on the server.
+struct OpensslServerOnly : OpensslHandshake {
+  explicit OpensslServerOnly(const HandshakeCase& c) : OpensslHandshake(c, true) {}
 };
 
 // run_server_side times the server's share of each handshake and reports handshakes_per_s.
@@ -646,7 +608,7 @@ void register_dtls_handshake() {
     register_named(benchmark_name("dtls", op, kWireseal, 1),
                    [c](benchmark::State& state) { run_server_side<WiresealServerSide>(state, c); });
     register_named(benchmark_name("dtls", op, kOpenSsl, 1),
-                   [c](benchmark::State& state) { run_server_side<OpensslServerSide>(state, c); });
+                   [c](benchmark::State& state) { run_server_side<OpensslServerOnly>(state, c); });
   }
   for (const HandshakeCase& c : kCases) {
     register_named(benchmark_name("dtls", c.name, kWireseal, 1), [c](benchmark::State& state) {

@@ -12,6 +12,7 @@ packages=(
   python3-cryptography-vectors  # NIST CAVP and RFC vector sets, read in place by the tests
   libsrtp2-dev                  # libsrtp2: SRTP/SRTCP interop oracle (tests/interop/srtp_*)
   gnutls-bin                    # gnutls-serv/gnutls-cli: second DTLS peer for the handshake engine
+  tshark                        # Wireshark's dissector: decrypts our DTLS records with our key log
   valgrind                      # constant-time validation (tests/ct) and callgrind profiles
 )
 
