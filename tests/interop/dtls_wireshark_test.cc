@@ -17,6 +17,9 @@
 #include <vector>
 
 #include "child_process.h"
+#ifdef WIRESEAL_HAVE_DTLS_INSPECT
+#include "dtls_decrypt.h"
+#endif
 #include "wireseal/crypto/certificate.h"
 #include "wireseal/dtls/endpoint.h"
 #include "wireseal/io/pcap.h"
@@ -132,6 +135,47 @@ std::string hex_of(const std::string& text) {
   return out;
 }
 
+// configs makes a client (keeping its key log in `keylog`) and a server for `suite`, with
+// connection IDs of different lengths each way when `with_cid`.
+std::pair<std::shared_ptr<EndpointConfig>, std::shared_ptr<EndpointConfig>> configs(
+    std::uint16_t suite, bool with_cid, std::string& keylog) {
+  Result<crypto::CertifiedKey> id = crypto::generate_self_signed(crypto::KeyType::kEcP256);
+  EXPECT_TRUE(id);
+  auto client = std::make_shared<EndpointConfig>();
+  client->role = dtls::Role::kClient;
+  client->cipher_suites = {suite};
+  client->allow_unauthenticated_peer = true;
+  client->keylog = {append_line, &keylog};
+  auto server = std::make_shared<EndpointConfig>();
+  server->role = dtls::Role::kServer;
+  server->cipher_suites = {suite};
+  server->certificate.emplace(std::move(*id));
+  server->allow_unauthenticated_peer = true;
+  if (with_cid) {
+    client->connection_id = std::vector<std::uint8_t>{0xc1, 0xc2, 0xc3};
+    server->connection_id = std::vector<std::uint8_t>{0x51, 0x52, 0x53, 0x54, 0x55, 0x56};
+  }
+  return {client, server};
+}
+
+const std::vector<std::string> kLines = {"up over a connection ID", "and down again",
+                                         "third record"};
+
+// talk_and_capture runs the handshake and kLines (up, down, up), saving the capture and the
+// client's key log in `dir`.
+void talk_and_capture(const std::shared_ptr<EndpointConfig>& client,
+                      const std::shared_ptr<EndpointConfig>& server, const std::string& keylog,
+                      const std::string& dir, bool expect_cid) {
+  Conversation talk(client, server);
+  ASSERT_TRUE(talk.handshake());
+  ASSERT_EQ(talk.client().negotiated().connection_id, expect_cid);
+  ASSERT_TRUE(talk.send(true, kLines[0]));
+  ASSERT_TRUE(talk.send(false, kLines[1]));
+  ASSERT_TRUE(talk.send(true, kLines[2]));
+  ASSERT_TRUE(talk.pcap().save(dir + "/capture.pcap"));
+  std::ofstream(dir + "/keys.log") << keylog;
+}
+
 TEST(Wireshark, DecryptsConnectionIdRecordsWithOurKeyLog) {
   const std::string tshark = find_program("tshark");
   ASSERT_FALSE(tshark.empty()) << "tshark not on PATH (scripts/install-deps.sh installs it)";
@@ -142,35 +186,14 @@ TEST(Wireshark, DecryptsConnectionIdRecordsWithOurKeyLog) {
   {
     const std::uint16_t suite = 0xC02B;
     std::string keylog;
-    Result<crypto::CertifiedKey> id = crypto::generate_self_signed(crypto::KeyType::kEcP256);
-    ASSERT_TRUE(id);
-    auto client = std::make_shared<EndpointConfig>();
-    client->role = dtls::Role::kClient;
-    client->cipher_suites = {suite};
-    client->allow_unauthenticated_peer = true;
-    client->connection_id = std::vector<std::uint8_t>{0xc1, 0xc2, 0xc3};
-    client->keylog = {append_line, &keylog};
-    auto server = std::make_shared<EndpointConfig>();
-    server->role = dtls::Role::kServer;
-    server->cipher_suites = {suite};
-    server->certificate.emplace(std::move(*id));
-    server->allow_unauthenticated_peer = true;
-    server->connection_id = std::vector<std::uint8_t>{0x51, 0x52, 0x53, 0x54, 0x55, 0x56};
-
-    Conversation talk(client, server);
-    ASSERT_TRUE(talk.handshake());
-    ASSERT_TRUE(talk.client().negotiated().connection_id);
-    const std::vector<std::string> lines = {"up over a connection ID", "and down again",
-                                            "third record"};
-    ASSERT_TRUE(talk.send(true, lines[0]));
-    ASSERT_TRUE(talk.send(false, lines[1]));
-    ASSERT_TRUE(talk.send(true, lines[2]));
-    ASSERT_TRUE(talk.pcap().save(dir + "/capture.pcap"));
-    std::ofstream(dir + "/keys.log") << keylog;
-
+    const auto [client, server] = configs(suite, true, keylog);
+    talk_and_capture(client, server, keylog, dir, true);
+    if (HasFatalFailure()) {
+      return;
+    }
     const std::string decrypted = tshark_app_data(tshark, dir);
     std::string expected;
-    for (const std::string& line : lines) {
+    for (const std::string& line : kLines) {
       expected += hex_of(line) + "\n";
     }
     std::ifstream err_file(dir + "/tshark.err");
@@ -183,6 +206,36 @@ TEST(Wireshark, DecryptsConnectionIdRecordsWithOurKeyLog) {
     std::filesystem::remove_all(dir);
   }
 }
+
+#ifdef WIRESEAL_HAVE_DTLS_INSPECT
+// The landed `wireseal dtls decrypt --keylog` engine reads our own traffic too (records
+// without a connection ID: the decrypt tool does not parse tls12_cid records yet).
+TEST(WiresealDecrypt, ReadsOurOwnTrafficWithOurKeyLog) {
+  char tmpl[] = "/tmp/wireseal-decrypt-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  std::string keylog;
+  const auto [client, server] = configs(0xC02B, false, keylog);
+  talk_and_capture(client, server, keylog, dir, false);
+  std::ifstream in(dir + "/capture.pcap", std::ios::binary);
+  const std::vector<std::uint8_t> pcap((std::istreambuf_iterator<char>(in)), {});
+  const Result<cli::DecryptReport> report =
+      cli::decrypt_capture(pcap, io::KeyLog::parse(keylog), {});
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(report);
+  EXPECT_EQ(report->failed, 0U);
+  ASSERT_EQ(report->flows.size(), 1U);
+  EXPECT_TRUE(report->flows[0].have_keys);
+  std::vector<std::string> texts;
+  for (const cli::RecordResult& r : report->records) {
+    if (r.type == dtls::ContentType::kApplicationData) {
+      EXPECT_EQ(r.status, cli::RecordStatus::kDecrypted);
+      texts.emplace_back(r.plaintext.begin(), r.plaintext.end());
+    }
+  }
+  EXPECT_EQ(texts, kLines);
+}
+#endif
 
 }  // namespace
 }  // namespace wireseal::interop
