@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "support/hex.h"
 #ifdef WIRESEAL_HAVE_DTLS_INSPECT
 #include "dtls_decrypt.h"
 #endif
@@ -125,14 +126,7 @@ std::string tshark_app_data(const std::string& tshark, const std::string& dir) {
 }
 
 std::string hex_of(const std::string& text) {
-  std::string out;
-  for (const char ch : text) {
-    std::array<char, 3> byte{};
-    std::snprintf(byte.data(), byte.size(), "%02x",
-                  static_cast<unsigned>(static_cast<unsigned char>(ch)));
-    out += byte.data();
-  }
-  return out;
+  return test::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
 // configs makes a client (keeping its key log in `keylog`) and a server for `suite`, with

@@ -3,20 +3,17 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "common/text.h"
+
 namespace wireseal::test {
 namespace {
 
 int nibble(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
+  const int n = detail::hex_digit(c);
+  if (n < 0) {
+    throw std::invalid_argument("bad hex digit");
   }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  throw std::invalid_argument("bad hex digit");
+  return n;
 }
 
 }  // namespace

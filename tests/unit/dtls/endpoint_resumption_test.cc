@@ -9,6 +9,7 @@
 #include <string>
 
 #include "endpoint_harness.h"
+#include "support/hex.h"
 #include "wireseal/dtls/session.h"
 #include "wireseal/io/keylog.h"
 
@@ -269,11 +270,12 @@ void collect_line(void* context, std::string_view line) noexcept {
   static_cast<std::vector<std::string>*>(context)->emplace_back(line);
 }
 
+// random_of is the client random of a CLIENT_RANDOM line (the 64 hex digits after the label).
 std::array<std::uint8_t, 32> random_of(const std::string& line) {
+  const std::vector<std::uint8_t> bytes =
+      wireseal::test::from_hex(std::string_view(line).substr(14, 64));
   std::array<std::uint8_t, 32> out{};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i] = static_cast<std::uint8_t>(std::stoi(line.substr(14 + 2 * i, 2), nullptr, 16));
-  }
+  std::copy(bytes.begin(), bytes.end(), out.begin());
   return out;
 }
 
