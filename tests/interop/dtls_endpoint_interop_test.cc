@@ -104,13 +104,15 @@ TEST_P(OpensslPeer, HandshakeDataAndExports) {
     argv.insert(argv.end(), {"-connect", "127.0.0.1:" + std::to_string(udp.port())});
     peer.emplace(argv, dir_ + "/peer.err");
   } else {
-    const std::uint16_t port = free_udp_port();
-    argv.insert(argv.end(), {"-accept", "127.0.0.1:" + std::to_string(port), "-naccept", "1"});
-    peer.emplace(argv, dir_ + "/peer.err");
-    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
+    const std::uint16_t port = start_udp_peer(
+        [&argv](std::uint16_t p) {
+          std::vector<std::string> with_port = argv;
+          with_port.insert(with_port.end(),
+                           {"-accept", "127.0.0.1:" + std::to_string(p), "-naccept", "1"});
+          return with_port;
+        },
+        peer, dir_ + "/peer.err");
+    ASSERT_NE(port, 0) << "openssl s_server did not start";
     udp.connect_to(port);
   }
   Driver us(config, udp);
@@ -213,14 +215,16 @@ TEST_P(OpensslLossyLink, HandshakeCompletesOnRetransmissions) {
     argv.insert(argv.end(), {"-connect", "127.0.0.1:" + std::to_string(relay->listen_port())});
     peer.emplace(argv, dir_ + "/peer.err");
   } else {
-    const std::uint16_t port = free_udp_port();
-    argv.insert(argv.end(), {"-cert", dir_ + "/server.crt", "-key", dir_ + "/server.key", "-accept",
-                             "127.0.0.1:" + std::to_string(port), "-naccept", "1"});
-    peer.emplace(argv, dir_ + "/peer.err");
-    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
+    argv.insert(argv.end(), {"-cert", dir_ + "/server.crt", "-key", dir_ + "/server.key"});
+    const std::uint16_t port = start_udp_peer(
+        [&argv](std::uint16_t p) {
+          std::vector<std::string> with_port = argv;
+          with_port.insert(with_port.end(),
+                           {"-accept", "127.0.0.1:" + std::to_string(p), "-naccept", "1"});
+          return with_port;
+        },
+        peer, dir_ + "/peer.err");
+    ASSERT_NE(port, 0) << "openssl s_server did not start";
     relay.emplace(port, UdpRelay::Transform{}, milliseconds(90000), bad_link);
     udp.connect_to(relay->listen_port());
   }
@@ -334,24 +338,14 @@ TEST_P(GnutlsInterop, HandshakeAndData) {
                              std::to_string(udp.port()), "127.0.0.1"});
     peer.emplace(argv, dir_ + "/peer.err");
   } else {
-    // gnutls-serv binds 0.0.0.0 and :: on one port; retry if another process took it.
-    std::uint16_t port = 0;
-    for (int attempt = 0; attempt < 8 && port == 0; ++attempt) {
-      const std::uint16_t candidate = free_udp_port();
-      std::vector<std::string> with_port = argv;
-      with_port.insert(with_port.end(), {"--port", std::to_string(candidate)});
-      peer.emplace(with_port, dir_ + "/peer.err");
-      const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-      while (!udp_port_in_use(candidate) && !peer->wait_exit(milliseconds(0)) &&
-             std::chrono::steady_clock::now() < ready) {
-        std::this_thread::sleep_for(milliseconds(5));
-      }
-      if (udp_port_in_use(candidate)) {
-        port = candidate;
-      } else {
-        peer->stop();
-      }
-    }
+    // gnutls-serv binds 0.0.0.0 and :: on one port.
+    const std::uint16_t port = start_udp_peer(
+        [&argv](std::uint16_t p) {
+          std::vector<std::string> with_port = argv;
+          with_port.insert(with_port.end(), {"--port", std::to_string(p)});
+          return with_port;
+        },
+        peer, dir_ + "/peer.err");
     ASSERT_NE(port, 0) << "gnutls-serv did not start";
     udp.connect_to(port);
   }
