@@ -48,6 +48,11 @@ struct Flags {
   std::string key_file;
   std::size_t mtu = 0;
   bool verify_peer = false;
+  bool verify_fail = false;            // the verify callback refuses every connection's peer
+  bool on_resume_verify_fail = false;  // … only on the resumed connections
+  bool custom_verify_callback = false;
+  bool expect_verify_result = false;
+  bool reverify_on_resume = false;
   bool require_client_certificate = false;
   bool shim_writes_first = false;
   std::size_t export_length = 0;
@@ -71,12 +76,36 @@ struct Flags {
   std::string expect_alpn;
 };
 
-// Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake),
-// -dtls (the only protocol here)
-// and checks the runner makes itself.
-constexpr std::string_view kNoOpFlags[] = {
-    "-async",   "-implicit-handshake", "-loose-errors", "-dtls", "-expect-no-hrr",
-    "-no-tls1", "-no-tls11",           "-no-tls13"};
+// Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake,
+// a client certificate handed over by the old callback when the CertificateRequest arrives
+// rather than configured up front: the same bytes on the wire), -dtls (the only protocol
+// here) and checks the runner makes itself.
+constexpr std::string_view kNoOpFlags[] = {"-async",
+                                           "-implicit-handshake",
+                                           "-use-old-client-cert-callback",
+                                           "-loose-errors",
+                                           "-dtls",
+                                           "-expect-no-hrr",
+                                           "-no-tls1",
+                                           "-no-tls11",
+                                           "-no-tls13"};
+
+// Verdict is what BoringSSL's shim verify callback decides; `refuse` changes per connection
+// (-on-resume-verify-fail).
+struct Verdict {
+  bool refuse = false;
+  bool custom = false;  // the custom callback's alert, certificate_unknown; else the legacy
+                        // X509 callback's, handshake_failure
+};
+
+bool verify_as_told(void* context, std::span<const std::span<const std::uint8_t>> /*chain*/,
+                    dtls::AlertDescription& alert) noexcept {
+  const auto* verdict = static_cast<const Verdict*>(context);
+  if (!verdict->custom) {
+    alert = dtls::AlertDescription::kHandshakeFailure;
+  }
+  return !verdict->refuse;
+}
 
 // DTLS wire versions count down: 1.0 is 0xfeff, 1.2 0xfefd, 1.3 0xfefc.
 constexpr int kDtls10 = 0xfeff;
@@ -107,6 +136,16 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
       f.mtu = static_cast<std::size_t>(std::stoul(value()));
     } else if (arg == "-verify-peer") {
       f.verify_peer = true;
+    } else if (arg == "-verify-fail") {
+      f.verify_fail = true;
+    } else if (arg == "-on-resume-verify-fail") {
+      f.on_resume_verify_fail = true;
+    } else if (arg == "-use-custom-verify-callback") {
+      f.custom_verify_callback = true;
+    } else if (arg == "-expect-verify-result") {
+      f.expect_verify_result = true;
+    } else if (arg == "-reverify-on-resume") {
+      f.reverify_on_resume = true;
     } else if (arg == "-require-any-client-certificate") {
       f.require_client_certificate = true;
     } else if (arg == "-shim-writes-first") {
@@ -187,15 +226,25 @@ std::optional<std::uint16_t> srtp_id(std::string_view name) {
 }
 
 // make_config turns the flags into an EndpointConfig, or says why it cannot (exit 89).
-std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, std::string& unsupported) {
+std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, Verdict& verdict,
+                                                  std::string& unsupported) {
   auto c = std::make_shared<dtls::EndpointConfig>();
   c->role = f.server ? dtls::Role::kServer : dtls::Role::kClient;
   // The runner chooses suites itself: offer everything the engine has.
   for (const dtls::CipherSuite& suite : dtls::cipher_suites()) {
     c->cipher_suites.push_back(suite.code);
   }
-  // The runner checks behaviour, not identities: it runs its own certificates.
-  c->allow_unauthenticated_peer = true;
+  // The runner checks behaviour, not identities: it runs its own certificates, which the
+  // shim's verify callback judges as the flags say. Without -verify-peer a client verifies
+  // in BoringSSL's soft-fail mode: the shim asks the callback itself once connected.
+  verdict.custom = f.custom_verify_callback;
+  if (f.verify_peer) {
+    c->peer_verifier = {verify_as_told, &verdict};
+    c->reverify_on_resume = f.reverify_on_resume;
+  }
+  // Fail-closed where the flags demand a peer certificate; a server that only asks for one
+  // (-verify-peer alone) accepts a client without.
+  c->allow_unauthenticated_peer = !(f.verify_peer && (!f.server || f.require_client_certificate));
   c->require_extended_master_secret = false;  // several tests negotiate without it on purpose
   if (f.mtu != 0) {
     c->mtu = f.mtu;
@@ -508,10 +557,20 @@ class Shim {
 
 // check_connection tests what the flags expect of one completed connection; null when all
 // holds, else the reason.
-const char* check_connection(const Flags& f, const dtls::Endpoint& endpoint, bool is_resume,
-                             const std::optional<dtls::Session>& offered,
+const char* check_connection(const Flags& f, const Verdict& verdict, const dtls::Endpoint& endpoint,
+                             bool is_resume, const std::optional<dtls::Session>& offered,
                              const Result<dtls::Session>& left) {
   const bool resumed = endpoint.negotiated().resumed;
+  if (f.expect_verify_result) {
+    // SSL_get_verify_result: what the callback said, during the handshake (a resumed session
+    // keeps the full handshake's answer) or, soft-failing, of the certificate we got.
+    const bool verified = f.verify_peer
+                              ? endpoint.negotiated().peer_auth == dtls::PeerAuth::kVerifier
+                              : !verdict.refuse && !endpoint.peer_certificate().empty();
+    if (verified == verdict.refuse) {
+      return "the certificate verification result is not the expected one";
+    }
+  }
   if (is_resume && resumed == f.expect_session_miss) {
     return resumed ? "the session was resumed unexpectedly" : "the session was not resumed";
   }
@@ -544,7 +603,8 @@ int main(int argc, char** argv) {
     return kUnimplemented;
   }
   std::string unsupported;
-  std::shared_ptr<dtls::EndpointConfig> config = make_config(*flags, unsupported);
+  Verdict verdict;
+  std::shared_ptr<dtls::EndpointConfig> config = make_config(*flags, verdict, unsupported);
   if (!config) {
     std::fprintf(stderr, "unimplemented: %s\n", unsupported.c_str());
     return kUnimplemented;
@@ -563,12 +623,14 @@ int main(int argc, char** argv) {
       std::perror("connect to the runner");
       return 1;
     }
+    verdict.refuse = flags->verify_fail || (i > 0 && flags->on_resume_verify_fail);
     Shim shim(*flags, config, runner);
     if (const int rc = shim.run(flags->server ? std::nullopt : session); rc != 0) {
       return rc;
     }
     Result<dtls::Session> next = shim.endpoint().session();
-    if (const char* wrong = check_connection(*flags, shim.endpoint(), i > 0, session, next)) {
+    if (const char* wrong =
+            check_connection(*flags, verdict, shim.endpoint(), i > 0, session, next)) {
       std::fprintf(stderr, "connection %d: %s\n", i, wrong);
       return 1;
     }

@@ -1,7 +1,8 @@
 # Runs the BoGo DTLS 1.2 tests against the shim and prints the runner's summary. Exit 77
 # (ctest: skipped) when the runner is absent. Otherwise every test must pass except those the
 # config disables (each with its reason) and those the shim answers "unimplemented" (exit 89:
-# a flag or feature the engine lacks, e.g. session resumption), and the counts are printed.
+# a flag or feature the engine lacks, e.g. OCSP stapling), and the counts are printed. Fewer
+# passes than MIN_PASSED fails too: a test that slid into "unimplemented" is a regression.
 if(NOT EXISTS "${BOGO_DIR}/run-dtls12.sh")
   message("SKIP: BoGo runner not found in ${BOGO_DIR} (set WIRESEAL_BOGO_DIR)")
   cmake_language(EXIT 77)
@@ -26,4 +27,7 @@ endforeach()
 if(NOT rc EQUAL 0 OR n_failed GREATER 0)
   message("${err}")
   message(FATAL_ERROR "BoGo DTLS 1.2: failures above (exit ${rc})")
+endif()
+if(n_passed LESS MIN_PASSED)
+  message(FATAL_ERROR "BoGo DTLS 1.2: ${n_passed} passed, fewer than the ${MIN_PASSED} that did")
 endif()

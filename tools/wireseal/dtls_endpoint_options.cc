@@ -283,6 +283,8 @@ const char* auth_name(dtls::PeerAuth auth) noexcept {
       return "peer authenticated by a chain to --ca";
     case dtls::PeerAuth::kPsk:
       return "peer authenticated by the PSK";
+    case dtls::PeerAuth::kVerifier:
+      return "peer accepted by the caller's verifier";
     case dtls::PeerAuth::kNone:
       break;
   }

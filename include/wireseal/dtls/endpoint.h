@@ -54,6 +54,19 @@ struct KeyLogSink {
   void* context = nullptr;
 };
 
+// PeerVerifier is the caller's own judgement of the peer's certificate, for policies a
+// fingerprint list or a trust store cannot express: a pin on the key, an answer from the
+// signaling channel, a revocation check. `chain` is what the peer sent, leaf first (DER; on a
+// resumption with reverify_on_resume, the saved leaf alone). Return true to accept; to
+// refuse, return false, optionally after changing `alert` from certificate_unknown to the
+// alert the peer should get. It runs inside handle_datagram and must not call back into
+// the endpoint.
+struct PeerVerifier {
+  bool (*verify)(void* context, std::span<const std::span<const std::uint8_t>> chain,
+                 AlertDescription& alert) noexcept = nullptr;
+  void* context = nullptr;
+};
+
 // EndpointConfig is shared by every association it configures (a server's listener hands the
 // same one to each); it is read-only once an Endpoint holds it.
 struct EndpointConfig {
@@ -74,11 +87,18 @@ struct EndpointConfig {
 
   // The peer's identity. The endpoint is fail-closed: it reports kConnected only if the peer
   // proved one of these — a certificate whose fingerprint is listed, a chain to trust_store
-  // (carrying server_name when set), or the PSK — unless allow_unauthenticated_peer is set.
-  // A server with fingerprints or a trust store asks the client for its certificate and
-  // requires it (mutual authentication, as WebRTC does).
+  // (carrying server_name when set), a certificate peer_verifier accepts, or the PSK — unless
+  // allow_unauthenticated_peer is set. A server with any of the certificate checks asks the
+  // client for its certificate and requires it (mutual authentication, as WebRTC does).
+  // peer_verifier only narrows fingerprints and trust_store: with them, the certificate must
+  // pass both; without them, its answer alone decides.
   std::vector<crypto::Fingerprint> peer_fingerprints;
   std::optional<crypto::TrustStore> trust_store;
+  PeerVerifier peer_verifier;
+  // An abbreviated handshake trusts the peer the full one proved. With this set, a resumed
+  // session's saved peer certificate goes through peer_verifier again first, so a policy
+  // that changed since (a revoked key) also ends resumptions.
+  bool reverify_on_resume = false;
   std::string server_name;  // client: sent as SNI and checked against the server's chain
   bool allow_unauthenticated_peer = false;
   // Server: ask for a client certificate even without fingerprints or a trust store (the

@@ -30,8 +30,9 @@ namespace wireseal::dtls {
 
 using Instant = std::chrono::steady_clock::time_point;
 
-// How the peer was authenticated.
-enum class PeerAuth : std::uint8_t { kNone, kFingerprint, kChain, kPsk };
+// How the peer was authenticated (kVerifier: EndpointConfig::peer_verifier accepted its
+// certificate, and no fingerprint or trust store was configured to prove more).
+enum class PeerAuth : std::uint8_t { kNone, kFingerprint, kChain, kPsk, kVerifier };
 
 // Session: one resumable session. The master secret is wiped when the Session is destroyed.
 // A client should keep sessions per server (name and address): resumption proves the server

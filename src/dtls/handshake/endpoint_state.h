@@ -231,6 +231,9 @@ Status psk_premaster(EndpointState& s) noexcept;  // PSK and ECDHE_PSK (after ec
 // --- peer authentication (peer_auth.cc)
 bool verifies_peer_by_certificate(const EndpointConfig& c) noexcept;
 Status accept_peer_certificate(EndpointState& s, std::span<const std::uint8_t> body) noexcept;
+// reverify_resumed_peer: with reverify_on_resume, the saved peer certificate of a resumed
+// session goes through the peer verifier again.
+Status reverify_resumed_peer(EndpointState& s) noexcept;
 bool key_fits_suite(crypto::KeyType key, SuiteAuth auth) noexcept;
 // choose_signature_scheme picks our first configured scheme the peer accepts and our key
 // can make; 0 if none.

@@ -26,19 +26,49 @@ bool matches_fingerprint(const EndpointConfig& c, std::span<const std::uint8_t> 
                      });
 }
 
+using ChainViews = std::array<std::span<const std::uint8_t>, kMaxChainLength>;
+
+// chain_views lends the stored chain, leaf first, as the views TrustStore and PeerVerifier
+// take.
+std::span<const std::span<const std::uint8_t>> chain_views(const EndpointState& s,
+                                                           ChainViews& views) noexcept {
+  for (std::size_t i = 0; i < s.peer_chain.size(); ++i) {
+    views[i] = s.peer_chain[i];
+  }
+  return std::span(views).first(s.peer_chain.size());
+}
+
 bool chains_to_trust_store(const EndpointState& s) noexcept {
   const EndpointConfig& c = *s.config;
   if (!c.trust_store) {
     return false;
   }
-  std::array<std::span<const std::uint8_t>, kMaxChainLength> chain{};
-  for (std::size_t i = 0; i < s.peer_chain.size(); ++i) {
-    chain[i] = s.peer_chain[i];
-  }
+  ChainViews views{};
   const bool peer_is_server = s.role == Role::kClient;
   return static_cast<bool>(
-      c.trust_store->verify(std::span(chain).first(s.peer_chain.size()), peer_is_server,
+      c.trust_store->verify(chain_views(s, views), peer_is_server,
                             peer_is_server ? std::string_view(c.server_name) : std::string_view{}));
+}
+
+// ask_verifier runs the caller's PeerVerifier, if any, on the stored chain.
+Status ask_verifier(EndpointState& s) noexcept {
+  const PeerVerifier& verifier = s.config->peer_verifier;
+  if (verifier.verify == nullptr) {
+    return {};
+  }
+  ChainViews views{};
+  AlertDescription alert = AlertDescription::kCertificateUnknown;
+  if (!verifier.verify(verifier.context, chain_views(s, views), alert)) {
+    return fail(s, {Error::kAuthFailed, alert, "the peer verifier refused the peer's certificate"});
+  }
+  if (s.negotiated.peer_auth == PeerAuth::kNone) {
+    s.negotiated.peer_auth = PeerAuth::kVerifier;
+  }
+  return {};
+}
+
+bool pins_peer_certificate(const EndpointConfig& c) noexcept {
+  return !c.peer_fingerprints.empty() || c.trust_store.has_value();
 }
 
 Status store_chain(EndpointState& s, const Certificate& certificate) noexcept {
@@ -61,7 +91,7 @@ Status store_chain(EndpointState& s, const Certificate& certificate) noexcept {
 }  // namespace
 
 bool verifies_peer_by_certificate(const EndpointConfig& c) noexcept {
-  return !c.peer_fingerprints.empty() || c.trust_store.has_value();
+  return pins_peer_certificate(c) || c.peer_verifier.verify != nullptr;
 }
 
 bool key_fits_suite(crypto::KeyType key, SuiteAuth auth) noexcept {
@@ -97,13 +127,26 @@ Status accept_peer_certificate(EndpointState& s, std::span<const std::uint8_t> b
     s.negotiated.peer_auth = PeerAuth::kFingerprint;
   } else if (chains_to_trust_store(s)) {
     s.negotiated.peer_auth = PeerAuth::kChain;
-  } else if (verifies_peer_by_certificate(c) || !c.allow_unauthenticated_peer) {
+  } else if (pins_peer_certificate(c)) {
     return fail(s, {Error::kAuthFailed, AlertDescription::kBadCertificate,
-                    verifies_peer_by_certificate(c)
-                        ? "the peer's certificate matches no fingerprint and no trusted chain"
-                        : "no fingerprint or trust store to check the peer's certificate with"});
+                    "the peer's certificate matches no fingerprint and no trusted chain"});
+  }
+  if (const Status st = ask_verifier(s); !st) {
+    return st;
+  }
+  if (s.negotiated.peer_auth == PeerAuth::kNone && !c.allow_unauthenticated_peer) {
+    return fail(s,
+                {Error::kAuthFailed, AlertDescription::kBadCertificate,
+                 "no fingerprint, trust store or verifier to check the peer's certificate with"});
   }
   return {};
+}
+
+Status reverify_resumed_peer(EndpointState& s) noexcept {
+  if (!s.config->reverify_on_resume || s.peer_chain.empty()) {
+    return {};
+  }
+  return ask_verifier(s);
 }
 
 std::uint16_t choose_signature_scheme(const EndpointState& s, const crypto::PrivateKey& key,

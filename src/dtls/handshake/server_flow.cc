@@ -305,6 +305,9 @@ Status resume(EndpointState& s, const ClientHello& hello, const Session& saved,
   if (const Status st = restore_session(s, saved); !st) {
     return cannot(st);
   }
+  if (const Status st = reverify_resumed_peer(s); !st) {
+    return st;
+  }
   s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
   // RFC 5077 §3.4: a ticket's acceptance is told by echoing the client's session ID.
   s.session.id_size = hello.session_id.size();

@@ -55,7 +55,7 @@ Result<Session> read_state(std::span<const std::uint8_t> state) noexcept {
   r.copy_to(s.master_secret);
   const std::span<const std::uint8_t> certificate = r.vector16();
   if (!r.done() || version != kStateVersion || ems > 1 ||
-      auth > static_cast<std::uint8_t>(PeerAuth::kPsk)) {
+      auth > static_cast<std::uint8_t>(PeerAuth::kVerifier)) {
     return Error::kMalformed;
   }
   s.extended_master_secret = ems == 1;

@@ -267,4 +267,28 @@ inline crypto::Fingerprint fingerprint_of(crypto::KeyType type) {
   return *fp;
 }
 
+// Judge is a PeerVerifier that answers as told and remembers what it was shown.
+struct Judge {
+  bool accept = true;
+  AlertDescription alert = AlertDescription::kCertificateUnknown;  // sent when refusing
+  int calls = 0;
+  std::size_t chain_size = 0;
+  std::vector<std::uint8_t> leaf;
+
+  PeerVerifier verifier() { return {verify, this}; }
+
+ private:
+  static bool verify(void* context, std::span<const std::span<const std::uint8_t>> chain,
+                     AlertDescription& alert) noexcept {
+    auto* judge = static_cast<Judge*>(context);
+    ++judge->calls;
+    judge->chain_size = chain.size();
+    judge->leaf.assign(chain.front().begin(), chain.front().end());
+    if (!judge->accept) {
+      alert = judge->alert;
+    }
+    return judge->accept;
+  }
+};
+
 }  // namespace wireseal::dtls::test

@@ -122,6 +122,42 @@ TEST(Resumption, BySessionIdThroughTheServerCache) {
   EXPECT_EQ(net.client().data[0], "resumed");
 }
 
+// A resumption trusts the full handshake's verdict, unless reverify_on_resume asks the
+// verifier again about the saved certificate.
+TEST(Resumption, ReverifyOnResumeAsksThePeerVerifierAgain) {
+  test::Judge judge;
+  auto client = client_config();
+  client->peer_fingerprints.clear();
+  client->peer_verifier = judge.verifier();
+  auto server = caching_server();
+  const Session saved = full_handshake(client, server);
+  EXPECT_EQ(saved.peer_auth, PeerAuth::kVerifier);
+  EXPECT_EQ(judge.calls, 1);
+
+  judge.accept = false;
+  EXPECT_TRUE(resume(client, server, saved));
+  EXPECT_EQ(judge.calls, 1);  // not asked: no certificate in an abbreviated handshake
+
+  client->reverify_on_resume = true;
+  Network refused(client, server);
+  ASSERT_TRUE(refused.client().endpoint->offer_session(saved));
+  refused.handshake();
+  EXPECT_FALSE(refused.client().connected);
+  EXPECT_EQ(refused.client().endpoint->failure().alert, AlertDescription::kCertificateUnknown);
+  EXPECT_TRUE(refused.server().endpoint->failure().alert_from_peer);
+  EXPECT_EQ(judge.calls, 2);
+  EXPECT_EQ(judge.chain_size, 1U);  // the saved leaf
+
+  judge.accept = true;
+  Network again(client, server);
+  ASSERT_TRUE(again.client().endpoint->offer_session(saved));
+  again.handshake();
+  ASSERT_TRUE(again.client().connected) << again.describe();
+  EXPECT_TRUE(again.client().endpoint->negotiated().resumed);
+  EXPECT_EQ(again.client().endpoint->negotiated().peer_auth, PeerAuth::kVerifier);
+  EXPECT_EQ(judge.calls, 3);
+}
+
 TEST(Resumption, ByTicketWithARenewedTicketEachTime) {
   auto client = client_config();
   client->session_tickets = true;

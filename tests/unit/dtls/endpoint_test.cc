@@ -230,6 +230,89 @@ TEST(Endpoint, NoWayToAuthenticateTheServerFailsUnlessOptedOut) {
   EXPECT_EQ(allowed.client().endpoint->negotiated().peer_auth, PeerAuth::kNone);
 }
 
+// PeerVerifier: the caller's own check, alone or narrowing a fingerprint list; its refusal
+// ends the handshake with the alert it chose.
+TEST(Endpoint, PeerVerifierAloneAuthenticatesTheServer) {
+  test::Judge judge;
+  auto client = client_config();
+  client->peer_verifier = judge.verifier();
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_EQ(net.client().endpoint->negotiated().peer_auth, PeerAuth::kVerifier);
+  EXPECT_EQ(judge.calls, 1);
+  EXPECT_EQ(judge.chain_size, 1U);
+  const std::span<const std::uint8_t> leaf = net.client().endpoint->peer_certificate();
+  EXPECT_TRUE(std::equal(leaf.begin(), leaf.end(), judge.leaf.begin(), judge.leaf.end()));
+}
+
+TEST(Endpoint, PeerVerifierRefusalSendsItsAlert) {
+  test::Judge judge;
+  judge.accept = false;
+  judge.alert = AlertDescription::kAccessDenied;
+  auto client = client_config();
+  client->peer_verifier = judge.verifier();
+  client->allow_unauthenticated_peer = true;  // a refusal is final even so
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  EXPECT_FALSE(net.client().connected);
+  EXPECT_EQ(net.client().endpoint->failure().error, Error::kAuthFailed);
+  EXPECT_EQ(net.client().endpoint->failure().alert, AlertDescription::kAccessDenied);
+  EXPECT_TRUE(net.server().failed);
+  EXPECT_TRUE(net.server().endpoint->failure().alert_from_peer);
+  EXPECT_EQ(net.server().endpoint->failure().alert, AlertDescription::kAccessDenied);
+}
+
+TEST(Endpoint, PeerVerifierNarrowsAFingerprintMatch) {
+  test::Judge judge;
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  client->peer_verifier = judge.verifier();
+  Network accepted(client, server_config(KeyType::kEcP256));
+  accepted.handshake();
+  ASSERT_TRUE(accepted.client().connected) << accepted.describe();
+  EXPECT_EQ(accepted.client().endpoint->negotiated().peer_auth, PeerAuth::kFingerprint);
+  EXPECT_EQ(judge.calls, 1);
+
+  judge.accept = false;
+  Network refused(client, server_config(KeyType::kEcP256));
+  refused.handshake();
+  EXPECT_FALSE(refused.client().connected);
+  EXPECT_EQ(refused.client().endpoint->failure().alert, AlertDescription::kCertificateUnknown);
+
+  // A fingerprint that does not match is not rescued by an accepting verifier.
+  judge.accept = true;
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP384)};
+  Network mismatch(client, server_config(KeyType::kEcP256));
+  mismatch.handshake();
+  EXPECT_FALSE(mismatch.client().connected);
+  EXPECT_EQ(mismatch.client().endpoint->failure().alert, AlertDescription::kBadCertificate);
+  EXPECT_EQ(judge.calls, 2);
+}
+
+TEST(Endpoint, ServerWithAPeerVerifierAsksForTheClientCertificate) {
+  test::Judge judge;
+  auto server = server_config(KeyType::kEcP256);
+  server->peer_verifier = judge.verifier();
+  server->allow_unauthenticated_peer = false;
+  auto anonymous = client_config();
+  anonymous->allow_unauthenticated_peer = true;
+  Network refused(anonymous, server);
+  refused.handshake();
+  EXPECT_TRUE(refused.server().failed);
+  EXPECT_STREQ(refused.server().endpoint->failure().reason, "the client sent no certificate");
+  EXPECT_EQ(judge.calls, 0);
+
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  client->certificate = test::copy_certificate(KeyType::kEcP384);
+  Network net(client, server);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_EQ(net.server().endpoint->negotiated().peer_auth, PeerAuth::kVerifier);
+  EXPECT_EQ(judge.calls, 1);
+}
+
 TEST(Endpoint, ServerRequiresTheClientCertificateItAskedFor) {
   auto client = client_config();
   client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
