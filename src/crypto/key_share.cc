@@ -13,6 +13,7 @@
 #include <new>
 
 #include "common/ct.h"
+#include "ec_parameters.h"
 
 namespace wireseal::crypto {
 
@@ -30,6 +31,10 @@ constexpr GroupInfo kP256{"P-256", 65, 32};
 constexpr GroupInfo kP384{"P-384", 97, 48};
 
 bool is_x25519(NamedGroup group) noexcept { return group == NamedGroup::kX25519; }
+
+detail::Curve curve_of(NamedGroup group) noexcept {
+  return group == NamedGroup::kSecp256r1 ? detail::Curve::kP256 : detail::Curve::kP384;
+}
 
 // finish stores the public key of state->key in wire form.
 Result<std::unique_ptr<KeyShare::State>> finish(NamedGroup group,
@@ -97,22 +102,18 @@ EVP_PKEY* ec_from_private(NamedGroup group, std::span<const std::uint8_t> scalar
   return key;
 }
 
-// peer_key decodes a wire-form public key of `group` (points are checked to be on the curve).
-EVP_PKEY* peer_key(NamedGroup group, const EVP_PKEY* own,
-                   std::span<const std::uint8_t> wire) noexcept {
+// peer_key decodes a wire-form public key of `group`: for the NIST curves an uncompressed
+// point (RFC 8422 §5.4.1: not compressed, not OpenSSL's hybrid form), checked to be on the
+// curve.
+EVP_PKEY* peer_key(NamedGroup group, std::span<const std::uint8_t> wire) noexcept {
   if (wire.size() != info(group).public_key_size) {
     return nullptr;
   }
   if (is_x25519(group)) {
     return EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nullptr, wire.data(), wire.size());
   }
-  EVP_PKEY* peer = EVP_PKEY_new();
-  if (peer == nullptr || EVP_PKEY_copy_parameters(peer, own) != 1 ||
-      EVP_PKEY_set1_encoded_public_key(peer, wire.data(), wire.size()) != 1) {
-    EVP_PKEY_free(peer);
-    return nullptr;
-  }
-  return peer;
+  constexpr std::uint8_t kUncompressed = 0x04;
+  return wire[0] == kUncompressed ? detail::ec_public_key(curve_of(group), wire) : nullptr;
 }
 
 }  // namespace
@@ -166,7 +167,7 @@ Result<KeyShare> KeyShare::adopt(NamedGroup group, EVP_PKEY* key, Error missing)
 Result<KeyShare> KeyShare::generate(NamedGroup group) noexcept {
   return adopt(group,
                is_x25519(group) ? EVP_PKEY_Q_keygen(nullptr, nullptr, "X25519")
-                                : EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", info(group).name),
+                                : detail::ec_generate(curve_of(group)),
                Error::kUnsupported);
 }
 
@@ -193,7 +194,7 @@ Status KeyShare::derive(std::span<const std::uint8_t> peer_public,
   if (out.size() < size) {
     return Error::kBufferTooSmall;
   }
-  EVP_PKEY* peer = peer_key(group_, state_->key, peer_public);
+  EVP_PKEY* peer = peer_key(group_, peer_public);
   if (peer == nullptr) {
     return Error::kMalformed;
   }

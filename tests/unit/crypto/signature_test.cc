@@ -12,6 +12,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -392,6 +393,39 @@ TEST(Signature, RefusesBadAndForeignKeys) {
   ASSERT_NE(ed448, nullptr);
   EXPECT_EQ(PrivateKey::from_der(pkcs8_der(ed448.get())).error(), Error::kUnsupported);
   EXPECT_EQ(PublicKey::from_certificate(certificate_of(ed448.get())).error(), Error::kUnsupported);
+}
+
+// from_certificate walks the DER to the key itself rather than through d2i_X509: the key it
+// makes is the one OpenSSL decodes, for every key type; every truncation is refused, and so
+// is an EC point moved off the curve.
+TEST(Signature, CertificateKeyIsTheOneOpenSslDecodes) {
+  for (KeyType type : kKeyTypes) {
+    SCOPED_TRACE(crypto::to_string(type));
+    Result<PrivateKey> key = PrivateKey::generate(type);
+    ASSERT_TRUE(key);
+    const Bytes cert = certificate_of(key->evp_pkey());
+    Result<PublicKey> ours = PublicKey::from_certificate(cert);
+    ASSERT_TRUE(ours);
+    const unsigned char* p = cert.data();
+    const Owned<X509, X509_free> x509(d2i_X509(nullptr, &p, static_cast<long>(cert.size())));
+    ASSERT_NE(x509, nullptr);
+    EXPECT_EQ(EVP_PKEY_eq(ours->evp_pkey(), X509_get0_pubkey(x509.get())), 1);
+    for (std::size_t n = 0; n < cert.size(); ++n) {
+      EXPECT_FALSE(PublicKey::from_certificate(std::span(cert).first(n))) << n;
+    }
+    if (type == KeyType::kEcP256 || type == KeyType::kEcP384) {
+      // Flip the lowest bit of y where the point sits in the DER: (x, y ^ 1) is off the curve.
+      unsigned char* encoded = nullptr;
+      const std::size_t size = EVP_PKEY_get1_encoded_public_key(key->evp_pkey(), &encoded);
+      const Bytes point(encoded, encoded + size);
+      OPENSSL_free(encoded);
+      const auto at = std::search(cert.begin(), cert.end(), point.begin(), point.end());
+      ASSERT_NE(at, cert.end());
+      Bytes off_curve = cert;
+      off_curve[static_cast<std::size_t>(at - cert.begin()) + size - 1] ^= 1;
+      EXPECT_FALSE(PublicKey::from_certificate(off_curve));
+    }
+  }
 }
 
 // Signatures made by OpenSSL directly verify with PublicKey, and wireseal's verify with
