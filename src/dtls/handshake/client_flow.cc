@@ -161,7 +161,8 @@ Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexc
   const EndpointConfig& c = *s.config;
   if ((e.has_session_ticket && !offers_ticket(s)) || (e.has_connection_id && !c.connection_id) ||
       (!e.alpn_protocols.empty() && s.alpn_offer.empty()) ||
-      (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty())) {
+      (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty()) ||
+      e.has_supported_versions) {
     return fail(s, {Error::kMalformed, AlertDescription::kUnsupportedExtension,
                     "the ServerHello carries an extension we did not offer"});
   }

@@ -3,6 +3,7 @@
 #include "wireseal/dtls/handshake/extensions.h"
 
 #include <algorithm>
+#include <array>
 
 #include "codec.h"
 #include "common/byte_cursor.h"
@@ -39,9 +40,38 @@ std::uint32_t bit_of(std::uint16_t type) noexcept {
       return 1u << 9;
     case ExtensionType::kRenegotiationInfo:
       return 1u << 10;
+    case ExtensionType::kSupportedVersions:
+      return 1u << 11;
   }
   return 0;
 }
+
+// SeenExtensions tells a repeated extension: known types by bit, the others by a bounded list
+// (a hello with more than kMaxUnknown extensions nobody here knows is refused too).
+class SeenExtensions {
+ public:
+  // first: `type` was not seen before (and is now); false for a repeat or one too many.
+  bool first(std::uint16_t type) noexcept {
+    if (const std::uint32_t bit = bit_of(type); bit != 0) {
+      const bool fresh = (known_ & bit) == 0;
+      known_ |= bit;
+      return fresh;
+    }
+    const auto seen = std::span(unknown_).first(unknown_count_);
+    if (std::find(seen.begin(), seen.end(), type) != seen.end() ||
+        unknown_count_ == unknown_.size()) {
+      return false;
+    }
+    unknown_[unknown_count_++] = type;
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kMaxUnknown = 128;
+  std::uint32_t known_ = 0;
+  std::array<std::uint16_t, kMaxUnknown> unknown_{};
+  std::size_t unknown_count_ = 0;
+};
 
 // server_name (RFC 6066 §3): a ServerHello's is empty; a ClientHello's is a ServerNameList
 // whose host_name entry (at most one) is kept.
@@ -129,6 +159,10 @@ bool read_one(std::uint16_t type, ByteReader r, HelloExtensions& out) noexcept {
       out.has_renegotiation_info = true;
       out.renegotiated_connection = r.vector8();
       return r.done();
+    case ExtensionType::kSupportedVersions:
+      out.has_supported_versions = true;
+      out.supported_versions = r.rest();
+      return true;
   }
   return true;  // unknown: skipped
 }
@@ -207,18 +241,16 @@ namespace detail {
 
 Status read_hello_extensions(std::span<const std::uint8_t> block, HelloExtensions& out) noexcept {
   ByteReader r(block);
-  std::uint32_t seen = 0;
+  SeenExtensions seen;
   while (r.ok() && !r.empty()) {
     const std::uint16_t type = r.u16be();
     const std::span<const std::uint8_t> data = r.vector16();
     if (!r.ok()) {
       break;
     }
-    const std::uint32_t bit = bit_of(type);
-    if ((seen & bit) != 0 || !read_one(type, ByteReader(data), out)) {
+    if (!seen.first(type) || !read_one(type, ByteReader(data), out)) {
       return Error::kMalformed;
     }
-    seen |= bit;
   }
   return r.ok() ? Status{} : Status{Error::kMalformed};
 }

@@ -18,6 +18,7 @@
 #include <array>
 #include <new>
 
+#include "common/byte_cursor.h"
 #include "endpoint_state.h"
 #include "wireseal/dtls/handshake/certificate.h"
 #include "wireseal/dtls/handshake/certificate_request.h"
@@ -368,13 +369,43 @@ Status full_handshake(EndpointState& s, const ClientHello& hello) noexcept {
   return {};
 }
 
+namespace {
+
+// offers_dtls12: whether the client speaks DTLS 1.2. A DTLS 1.3 client lists its versions in
+// supported_versions, which then overrides client_version (RFC 8446 §4.2.1); otherwise
+// client_version is the highest it speaks, and DTLS versions count down (0xFEFD is 1.2,
+// 0xFEFF 1.0), so anything above 1.2 speaks it too. nullopt: a malformed version list.
+std::optional<bool> offers_dtls12(const ClientHello& hello) noexcept {
+  const HelloExtensions& e = hello.extensions;
+  if (!e.has_supported_versions) {
+    return hello.version <= kDtls12Version;
+  }
+  ByteReader r(e.supported_versions);
+  const std::span<const std::uint8_t> versions = r.vector8();
+  if (!r.done() || versions.empty() || versions.size() % 2 != 0) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < versions.size(); i += 2) {
+    if ((versions[i] << 8 | versions[i + 1]) == kDtls12Version) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   const Result<ClientHello> hello = parse_client_hello(m.body);
   if (!hello) {
     return fail(s, {Error::kMalformed, AlertDescription::kDecodeError, "malformed ClientHello"});
   }
-  // DTLS versions count down: 0xFEFD is 1.2, 0xFEFF 1.0; anything above 1.2 still speaks it.
-  if (hello->version > kDtls12Version) {
+  const std::optional<bool> dtls12 = offers_dtls12(*hello);
+  if (!dtls12) {
+    return fail(s, {Error::kMalformed, AlertDescription::kDecodeError,
+                    "malformed supported_versions extension"});
+  }
+  if (!*dtls12) {
     return fail(s, {Error::kUnsupported, AlertDescription::kProtocolVersion,
                     "the client does not offer DTLS 1.2"});
   }

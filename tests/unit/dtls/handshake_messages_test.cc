@@ -177,17 +177,45 @@ TEST(DtlsHelloExtensions, ServerAcknowledgementsAreEmpty) {
 }
 
 TEST(DtlsHelloExtensions, UnknownExtensionsAreSkipped) {
-  const Bytes block = {0x12, 0x34, 0, 3, 1, 2, 3, 0, 23, 0, 0, 0x12, 0x34, 0, 0};
+  const Bytes block = {0x12, 0x34, 0, 3, 1, 2, 3, 0, 23, 0, 0, 0x12, 0x35, 0, 0};
   Result<HelloExtensions> parsed = parse_hello_extensions(block);
-  ASSERT_TRUE(parsed);  // an unknown type twice is not checked: only known ones are
+  ASSERT_TRUE(parsed);
   EXPECT_TRUE(parsed->extended_master_secret);
 }
 
-TEST(DtlsHelloExtensions, AKnownExtensionTwiceIsMalformed) {
+// extensions_of_types: one empty extension of each type.
+Bytes extensions_of_types(std::uint16_t first, std::size_t count) {
+  Bytes block;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto type = static_cast<std::uint16_t>(first + i);
+    block.insert(block.end(),
+                 {static_cast<std::uint8_t>(type >> 8), static_cast<std::uint8_t>(type), 0, 0});
+  }
+  return block;
+}
+
+// RFC 5246 §7.4.1.4: no extension type twice, known or not.
+TEST(DtlsHelloExtensions, AnyExtensionTwiceIsMalformed) {
   EXPECT_EQ(parse_hello_extensions(Bytes({0, 23, 0, 0, 0, 23, 0, 0})).error(), Error::kMalformed);
   EXPECT_EQ(
       parse_hello_extensions(Bytes({0, 10, 0, 4, 0, 2, 0, 29, 0, 10, 0, 4, 0, 2, 0, 23})).error(),
       Error::kMalformed);
+  EXPECT_EQ(
+      parse_hello_extensions(Bytes({0x12, 0x34, 0, 1, 7, 0, 23, 0, 0, 0x12, 0x34, 0, 0})).error(),
+      Error::kMalformed);
+  // Unknown types are remembered up to 128 of them; one more is refused, not skipped.
+  EXPECT_TRUE(parse_hello_extensions(extensions_of_types(0x4000, 128)));
+  EXPECT_EQ(parse_hello_extensions(extensions_of_types(0x4000, 129)).error(), Error::kMalformed);
+}
+
+// supported_versions (a DTLS 1.3 peer's) is kept as its raw body for the flows to judge.
+TEST(DtlsHelloExtensions, SupportedVersionsKeptRaw) {
+  const Bytes block = {0, 43, 0, 5, 4, 0xfe, 0xfc, 0xfe, 0xfd};
+  Result<HelloExtensions> parsed = parse_hello_extensions(block);
+  ASSERT_TRUE(parsed);
+  EXPECT_TRUE(parsed->has_supported_versions);
+  EXPECT_EQ(Bytes(parsed->supported_versions.begin(), parsed->supported_versions.end()),
+            Bytes({4, 0xfe, 0xfc, 0xfe, 0xfd}));
 }
 
 TEST(DtlsHelloExtensions, BadInnerSyntaxIsMalformed) {

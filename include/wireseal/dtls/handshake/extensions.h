@@ -23,6 +23,7 @@ enum class ExtensionType : std::uint16_t {
   kEncryptThenMac = 22,         // RFC 7366
   kExtendedMasterSecret = 23,   // RFC 7627
   kSessionTicket = 35,          // RFC 5077
+  kSupportedVersions = 43,      // RFC 8446 §4.2.1, RFC 9147 §5.3 (read only: never sent)
   kConnectionId = 54,           // RFC 9146
   kRenegotiationInfo = 0xff01,  // RFC 5746
 };
@@ -53,11 +54,16 @@ struct HelloExtensions {
       connection_id;  // the CID the sender wants to receive (may be empty)
   bool has_renegotiation_info = false;
   std::span<const std::uint8_t> renegotiated_connection;  // empty on an initial handshake
+  // supported_versions, as a DTLS 1.3 peer sends it: the extension's body, unparsed (a
+  // ClientHello's version list, a ServerHello's selected version).
+  bool has_supported_versions = false;
+  std::span<const std::uint8_t> supported_versions;
 };
 
 // parse_hello_extensions reads the contents of a hello's extensions vector (the bytes after
-// its 2-byte length). kMalformed for a truncated extension, bad inner syntax, a known
-// extension twice, or bytes left over.
+// its 2-byte length). kMalformed for a truncated extension, bad inner syntax, any extension
+// twice (RFC 5246 §7.4.1.4; at most 128 of types this code does not know), or bytes left
+// over.
 Result<HelloExtensions> parse_hello_extensions(std::span<const std::uint8_t> block) noexcept;
 
 // write_hello_extensions writes the extensions vector (with its 2-byte length) of every field
