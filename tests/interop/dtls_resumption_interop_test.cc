@@ -115,14 +115,10 @@ class ResumptionTest : public PeerTest<ResumptionCase> {
     return session ? std::optional(std::move(*session)) : std::nullopt;
   }
 
-  // client_rounds waits for the peer server to bind `port`, then runs a full association and
-  // one resuming it.
+  // client_rounds runs a full association with the peer server listening on `port`, and one
+  // resuming it.
   void client_rounds(Carrier carrier, const crypto::Fingerprint& fingerprint, std::uint16_t port,
                      ChildProcess& peer, bool peer_echoes) {
-    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-    while (!udp_port_in_use(port) && std::chrono::steady_clock::now() < ready) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
     auto config = client_config(fingerprint, carrier);
     const std::optional<dtls::Session> first =
         connect_client(config, port, std::nullopt, false, peer, "first association", peer_echoes);
@@ -146,23 +142,28 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
                                                  ? std::vector<std::string>{"-no_ticket"}
                                                  : std::vector<std::string>{};
   if (c.our_role == dtls::Role::kClient) {
-    const std::uint16_t port = free_udp_port();
-    std::vector<std::string> argv = {openssl,
-                                     "s_server",
-                                     "-dtls1_2",
-                                     "-cert",
-                                     dir_ + "/server.crt",
-                                     "-key",
-                                     dir_ + "/server.key",
-                                     "-accept",
-                                     "127.0.0.1:" + std::to_string(port),
-                                     "-naccept",
-                                     "2"};
-    argv.insert(argv.end(), no_ticket.begin(), no_ticket.end());
-    ChildProcess peer(argv, dir_ + "/peer.err");
-    client_rounds(c.carrier, fingerprint, port, peer, false);
-    EXPECT_TRUE(peer.wait_for_output("Reused session-id", milliseconds(2000))) << peer.output();
-    peer.stop();
+    std::optional<ChildProcess> peer;
+    const std::uint16_t port = start_udp_peer(
+        [&](std::uint16_t p) {
+          std::vector<std::string> argv = {openssl,
+                                           "s_server",
+                                           "-dtls1_2",
+                                           "-cert",
+                                           dir_ + "/server.crt",
+                                           "-key",
+                                           dir_ + "/server.key",
+                                           "-accept",
+                                           "127.0.0.1:" + std::to_string(p),
+                                           "-naccept",
+                                           "2"};
+          argv.insert(argv.end(), no_ticket.begin(), no_ticket.end());
+          return argv;
+        },
+        peer, dir_ + "/peer.err");
+    ASSERT_NE(port, 0) << "s_server did not start: " << peer_err();
+    client_rounds(c.carrier, fingerprint, port, *peer, false);
+    EXPECT_TRUE(peer->wait_for_output("Reused session-id", milliseconds(2000))) << peer->output();
+    peer->stop();
     return;
   }
 
@@ -214,24 +215,29 @@ TEST_P(GnutlsResumption, SecondAssociationResumes) {
   crypto::CertifiedKey id = identity(fingerprint);
   const std::string priority = "NORMAL:-VERS-ALL:+VERS-DTLS1.2";
   if (c.our_role == dtls::Role::kClient) {
-    const std::uint16_t port = free_udp_port();
-    std::vector<std::string> argv = {serv,
-                                     "--udp",
-                                     "--echo",
-                                     "--priority",
-                                     priority,
-                                     "--x509certfile",
-                                     dir_ + "/server.crt",
-                                     "--x509keyfile",
-                                     dir_ + "/server.key",
-                                     "--port",
-                                     std::to_string(port)};
-    if (c.carrier == Carrier::kSessionId) {
-      argv.emplace_back("--noticket");
-    }
-    ChildProcess peer(argv, dir_ + "/peer.err");
-    client_rounds(c.carrier, fingerprint, port, peer, true);
-    peer.stop();
+    std::optional<ChildProcess> peer;
+    const std::uint16_t port = start_udp_peer(
+        [&](std::uint16_t p) {
+          std::vector<std::string> argv = {serv,
+                                           "--udp",
+                                           "--echo",
+                                           "--priority",
+                                           priority,
+                                           "--x509certfile",
+                                           dir_ + "/server.crt",
+                                           "--x509keyfile",
+                                           dir_ + "/server.key",
+                                           "--port",
+                                           std::to_string(p)};
+          if (c.carrier == Carrier::kSessionId) {
+            argv.emplace_back("--noticket");
+          }
+          return argv;
+        },
+        peer, dir_ + "/peer.err");
+    ASSERT_NE(port, 0) << "gnutls-serv did not start: " << peer_err();
+    client_rounds(c.carrier, fingerprint, port, *peer, true);
+    peer->stop();
     return;
   }
 

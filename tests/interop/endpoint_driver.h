@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "udp_peer.h"
 #include "udp_relay.h"
 #include "wireseal/crypto/certificate.h"
 #include "wireseal/dtls/endpoint.h"
@@ -250,28 +251,6 @@ inline std::vector<std::uint8_t> psk_bytes() {
     out.push_back(static_cast<std::uint8_t>(std::stoi(h.substr(i, 2), nullptr, 16)));
   }
   return out;
-}
-
-// start_udp_peer starts a peer server with argv_for(port) on a free port, trying another when
-// a parallel test took the port first (the peer then exits on its failed bind). Returns the
-// port it listens on, or 0 when no attempt worked.
-inline std::uint16_t start_udp_peer(
-    const std::function<std::vector<std::string>(std::uint16_t)>& argv_for,
-    std::optional<ChildProcess>& peer, const std::string& stderr_path) {
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    const std::uint16_t port = free_udp_port();
-    peer.emplace(argv_for(port), stderr_path);
-    const auto ready = std::chrono::steady_clock::now() + milliseconds(5000);
-    while (!udp_port_in_use(port) && !peer->wait_exit(milliseconds(0)) &&
-           std::chrono::steady_clock::now() < ready) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
-    if (udp_port_in_use(port) && !peer->wait_exit(milliseconds(20))) {
-      return port;
-    }
-    peer->stop();
-  }
-  return 0;
 }
 
 }  // namespace wireseal::interop

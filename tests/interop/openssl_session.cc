@@ -9,6 +9,7 @@
 
 #include "child_process.h"
 #include "support/hex.h"
+#include "udp_peer.h"
 
 namespace wireseal::interop {
 namespace {
@@ -100,26 +101,16 @@ SessionCapture OpensslDtls::run(const SuiteCase& suite, const std::string& tag,
     client_argv.push_back("-no_etm");
   }
 
-  // A free port can be taken by another process (a parallel test's relay) between our probe
-  // and s_server's bind: s_server then exits at once, and we try again with another port.
   std::optional<ChildProcess> started;
-  for (int attempt = 0; attempt < 8 && !started; ++attempt) {
-    cap.server_port = free_udp_port();
-    server_argv[4] = "127.0.0.1:" + std::to_string(cap.server_port);
-    started.emplace(server_argv, workdir_ + "/" + tag + ".server.err");
-    // s_server prints nothing with -quiet; it is ready once its port is bound.
-    const auto ready_deadline = std::chrono::steady_clock::now() + milliseconds(5000);
-    std::optional<int> exited;
-    while (!udp_port_in_use(cap.server_port) && std::chrono::steady_clock::now() < ready_deadline &&
-           !(exited = started->wait_exit(milliseconds(0)))) {
-      std::this_thread::sleep_for(milliseconds(5));
-    }
-    if (exited) {
-      started.reset();
-    }
-  }
-  if (!started) {
-    cap.diagnostics += "s_server exited at start 8 times (port taken?): " +
+  cap.server_port = start_udp_peer(
+      [&server_argv](std::uint16_t port) {
+        std::vector<std::string> argv = server_argv;
+        argv[4] = "127.0.0.1:" + std::to_string(port);
+        return argv;
+      },
+      started, workdir_ + "/" + tag + ".server.err");
+  if (cap.server_port == 0) {
+    cap.diagnostics += "s_server did not start in 8 attempts (port taken?): " +
                        slurp(workdir_ + "/" + tag + ".server.err") + "\n";
     return cap;
   }
