@@ -202,32 +202,39 @@ TEST(Wireshark, DecryptsConnectionIdRecordsWithOurKeyLog) {
 }
 
 #ifdef WIRESEAL_HAVE_DTLS_INSPECT
-// The landed `wireseal dtls decrypt --keylog` engine reads our own traffic too (records
-// without a connection ID: the decrypt tool does not parse tls12_cid records yet).
+// The landed `wireseal dtls decrypt --keylog` engine reads our own traffic too, with and
+// without connection IDs.
 TEST(WiresealDecrypt, ReadsOurOwnTrafficWithOurKeyLog) {
-  char tmpl[] = "/tmp/wireseal-decrypt-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
-  std::string keylog;
-  const auto [client, server] = configs(0xC02B, false, keylog);
-  talk_and_capture(client, server, keylog, dir, false);
-  std::ifstream in(dir + "/capture.pcap", std::ios::binary);
-  const std::vector<std::uint8_t> pcap((std::istreambuf_iterator<char>(in)), {});
-  const Result<cli::DecryptReport> report =
-      cli::decrypt_capture(pcap, io::KeyLog::parse(keylog), {});
-  std::filesystem::remove_all(dir);
-  ASSERT_TRUE(report);
-  EXPECT_EQ(report->failed, 0U);
-  ASSERT_EQ(report->flows.size(), 1U);
-  EXPECT_TRUE(report->flows[0].have_keys);
-  std::vector<std::string> texts;
-  for (const cli::RecordResult& r : report->records) {
-    if (r.type == dtls::ContentType::kApplicationData) {
-      EXPECT_EQ(r.status, cli::RecordStatus::kDecrypted);
-      texts.emplace_back(r.plaintext.begin(), r.plaintext.end());
+  for (const bool with_cid : {false, true}) {
+    SCOPED_TRACE(with_cid ? "with connection IDs" : "without connection IDs");
+    char tmpl[] = "/tmp/wireseal-decrypt-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl;
+    std::string keylog;
+    const auto [client, server] = configs(0xC02B, with_cid, keylog);
+    talk_and_capture(client, server, keylog, dir, with_cid);
+    std::ifstream in(dir + "/capture.pcap", std::ios::binary);
+    const std::vector<std::uint8_t> pcap((std::istreambuf_iterator<char>(in)), {});
+    const Result<cli::DecryptReport> report =
+        cli::decrypt_capture(pcap, io::KeyLog::parse(keylog), {});
+    std::filesystem::remove_all(dir);
+    ASSERT_TRUE(report);
+    EXPECT_EQ(report->failed, 0U);
+    ASSERT_EQ(report->flows.size(), 1U);
+    EXPECT_TRUE(report->flows[0].have_keys);
+    std::vector<std::string> texts;
+    for (const cli::RecordResult& r : report->records) {
+      if (r.type == dtls::ContentType::kApplicationData) {
+        EXPECT_EQ(r.status, cli::RecordStatus::kDecrypted);
+        texts.emplace_back(r.plaintext.begin(), r.plaintext.end());
+      }
+      if (r.epoch == 1) {
+        // The captured record's outer type tells whether it carried a CID.
+        EXPECT_EQ(r.record[0] == static_cast<std::uint8_t>(dtls::ContentType::kTls12Cid), with_cid);
+      }
     }
+    EXPECT_EQ(texts, kLines);
   }
-  EXPECT_EQ(texts, kLines);
 }
 #endif
 

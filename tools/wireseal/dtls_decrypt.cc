@@ -36,16 +36,17 @@ std::string hex16(std::uint16_t value) {
   return buf;
 }
 
-// looks_like_dtls: the datagram starts with a DTLS record header (so DNS and other UDP
-// traffic in the capture is ignored rather than reported as malformed).
+// looks_like_dtls: the datagram starts like a DTLS record header, a content type and a DTLS
+// version (so DNS and other UDP traffic in the capture is ignored rather than reported as
+// malformed). The header is not parsed here: a tls12_cid record's length comes after a
+// connection ID whose size only the flow's hellos tell.
 bool looks_like_dtls(std::span<const std::uint8_t> payload) noexcept {
-  const Result<dtls::RecordView> r = dtls::parse_record(payload);
-  if (!r) {
+  constexpr std::size_t kMinHeader = 13;
+  if (payload.size() < kMinHeader || payload[0] < 20 || payload[0] > 25) {
     return false;
   }
-  const auto type = static_cast<std::uint8_t>(r->type);
-  return type >= 20 && type <= 25 &&
-         (r->version == dtls::kDtls12Version || r->version == dtls::kDtls10Version);
+  const auto version = static_cast<std::uint16_t>(payload[1] << 8 | payload[2]);
+  return version == dtls::kDtls12Version || version == dtls::kDtls10Version;
 }
 
 // describe names what a known plaintext holds: handshake message names or the alert.
@@ -73,6 +74,18 @@ std::string describe(ContentType type, std::span<const std::uint8_t> plaintext) 
           std::to_string(plaintext[1]);
   }
   return out;
+}
+
+// cid_carried_by: the RFC 9146 connection ID in the records `sender` sends on the flow, the one
+// its peer asked for in its hello (negotiated only when both hellos carry the extension);
+// empty without.
+std::span<const std::uint8_t> cid_carried_by(const FlowResult& fr, Peer sender) noexcept {
+  if (!fr.client_hello || !fr.server_hello || !fr.client_hello->extensions.has_connection_id ||
+      !fr.server_hello->extensions.has_connection_id) {
+    return {};
+  }
+  return sender == Peer::kClient ? fr.server_hello->extensions.connection_id
+                                 : fr.client_hello->extensions.connection_id;
 }
 
 // Session is the key state of the connection currently running on a flow.
@@ -116,7 +129,8 @@ void Decryptor::datagram(const io::UdpDatagram& d) {
     return;
   }
   const std::size_t flow = add_flow_result(table_.flow_of(d.source, d.destination));
-  dtls::DatagramReader reader(d.payload);
+  dtls::DatagramReader reader(
+      d.payload, cid_carried_by(report_.flows[flow], table_.sender(flow, d.source)).size());
   while (!reader.done()) {
     const Result<dtls::RecordView> r = reader.next();
     if (!r) {
@@ -234,7 +248,9 @@ const std::string& Decryptor::keys_for(std::size_t flow) {
   // A capture may reorder records more than a live receiver would tolerate.
   options.replay_window = dtls::ReplayWindow::kMaxSize;
   try {
+    options.cid = dtls::ConnectionId(cid_carried_by(fr, Peer::kClient));
     s.openers[0].emplace(suite->cipher, block->keys(dtls::Direction::kClientWrite), 1, options);
+    options.cid = dtls::ConnectionId(cid_carried_by(fr, Peer::kServer));
     s.openers[1].emplace(suite->cipher, block->keys(dtls::Direction::kServerWrite), 1, options);
   } catch (const std::exception& e) {
     s.key_error = std::string("cannot key the record opener: ") + e.what();
@@ -249,10 +265,6 @@ const std::string& Decryptor::keys_for(std::size_t flow) {
 void Decryptor::open_protected(std::size_t flow, RecordResult& result) {
   result.status = RecordStatus::kFailed;
   ++report_.failed;
-  if (result.type == ContentType::kTls12Cid) {
-    result.error = "connection ID records are not supported";
-    return;
-  }
   if (result.epoch != 1) {
     result.error = "epoch " + std::to_string(result.epoch) + " (renegotiation) is not supported";
     return;
