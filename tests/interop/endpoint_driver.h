@@ -106,8 +106,10 @@ class Udp {
 // Drives an Endpoint over a Udp socket with the real clock.
 class Driver {
  public:
-  Driver(std::shared_ptr<const EndpointConfig> config, Udp& udp) : endpoint_(config), udp_(udp) {}
+  Driver(std::shared_ptr<const EndpointConfig> config, Udp& udp) : endpoint_(config), udp_(&udp) {}
   Endpoint& endpoint() { return endpoint_; }
+  // use_socket moves the association to another socket (a new source port: NAT rebinding).
+  void use_socket(Udp& udp) { udp_ = &udp; }
   const std::vector<std::string>& received() const { return received_; }
 
   // pump runs until `done` or `limit`.
@@ -121,7 +123,7 @@ class Driver {
     while (!done() && !failed_ && std::chrono::steady_clock::now() < end) {
       flush();
       std::array<std::uint8_t, 2048> in{};
-      const std::optional<std::size_t> n = udp_.receive(in, milliseconds(20));
+      const std::optional<std::size_t> n = udp_->receive(in, milliseconds(20));
       const auto now = std::chrono::steady_clock::now();
       if (n) {
         (void)endpoint_.handle_datagram(now, std::span(in).first(*n));
@@ -139,7 +141,7 @@ class Driver {
     const Result<std::size_t> n = endpoint_.send(
         std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), record);
     ASSERT_TRUE(n);
-    udp_.send(std::span(record).first(*n));
+    udp_->send(std::span(record).first(*n));
   }
 
   // close sends close_notify.
@@ -171,7 +173,7 @@ class Driver {
       }
       switch (o->kind) {
         case Output::Kind::kDatagram:
-          udp_.send(std::span(out).first(o->size));
+          udp_->send(std::span(out).first(o->size));
           break;
         case Output::Kind::kConnected:
           connected_ = true;
@@ -192,7 +194,7 @@ class Driver {
   }
 
   Endpoint endpoint_;
-  Udp& udp_;
+  Udp* udp_;
   std::vector<std::string> received_;
   bool started_ = false;
   bool connected_ = false;

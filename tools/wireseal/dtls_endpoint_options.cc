@@ -381,7 +381,8 @@ void add_endpoint_options(CLI::App& command, DtlsEndpointArgs& args, dtls::Role 
           .add_option("--cid", args.cid,
                       "Negotiate an RFC 9146 connection ID: HEX is the one the peer's records "
                       "to us carry (up to 255 bytes; without HEX, none for us, but we send the "
-                      "peer's)")
+                      "peer's). A server gives each association a random CID as long as HEX "
+                      "and follows a client to a new address by it")
           ->expected(0, 1);
 }
 

@@ -1,8 +1,11 @@
 // `wireseal dtls server --listen HOST:PORT`: DTLS 1.2 associations over one real UDP socket,
 // one Endpoint per peer address, with a HelloVerifier (stateless cookies, secret rotated
 // every minute) in front so that no state exists for an address before it proves it receives
-// there. --echo sends every record back; otherwise received data goes to standard output and
-// lines of standard input go to the association when there is exactly one.
+// there. With --cid HEX each association asks for its own random RFC 9146 connection ID as
+// long as HEX, and a record from a new address that carries one and authenticates moves its
+// association there (NAT rebinding). --echo sends every record back; otherwise received data
+// goes to standard output and lines of standard input go to the association when there is
+// exactly one.
 #include <fmt/core.h>
 
 #include <array>
@@ -13,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -47,13 +51,27 @@ bool looks_like_client_hello(std::span<const std::uint8_t> d) noexcept {
          d[kRecordHeader] == 1;
 }
 
+// The connection ID of a tls12_cid record (RFC 9146 §4): after type, version, epoch and
+// sequence; empty if `d` does not start with one `size` bytes long.
+std::string_view record_cid(std::span<const std::uint8_t> d, std::size_t size) noexcept {
+  constexpr std::size_t kCidOffset = 11;
+  constexpr std::uint8_t kTls12Cid = 25;
+  if (size == 0 || d.size() < kCidOffset + size + 2 || d[0] != kTls12Cid) {
+    return {};
+  }
+  return {reinterpret_cast<const char*>(d.data()) + kCidOffset, size};
+}
+
+using Associations = std::unordered_map<io::UdpAddress, std::unique_ptr<Association>>;
+
 class Server {
  public:
   Server(EndpointSetup setup, io::UdpSocket socket, const ServerArgs& args)
       : setup_(std::move(setup)),
         socket_(std::move(socket)),
         args_(args),
-        idle_timeout_(std::llround(args.idle_timeout * 1000.0)) {
+        idle_timeout_(std::llround(args.idle_timeout * 1000.0)),
+        cid_size_(setup_.config->connection_id ? setup_.config->connection_id->size() : 0) {
     if (!args.no_cookie) {
       std::array<std::uint8_t, dtls::HelloVerifier::kSecretSize> secret{};
       system_random()(secret);
@@ -168,6 +186,7 @@ class Server {
         if (!status) {
           status = a.failed ? kExitFailure : 0;
         }
+        by_cid_.erase(cid_key(a));
         it = associations_.erase(it);
       } else {
         ++it;
@@ -192,6 +211,9 @@ class Server {
       const std::span<std::uint8_t> d = std::span(datagram).first(r->size);
       const Clock::time_point now = Clock::now();
       auto found = associations_.find(r->from);
+      if (found == associations_.end() && follow_cid(r->from, d, now)) {
+        continue;
+      }
       if (found == associations_.end()) {
         found = admit(r->from, d, now);
         if (found == associations_.end()) {
@@ -205,9 +227,54 @@ class Server {
     }
   }
 
+  static std::string cid_key(const Association& a) {
+    const std::span<const std::uint8_t> cid = a.endpoint.connection_id();
+    return {reinterpret_cast<const char*>(cid.data()), cid.size()};
+  }
+
+  // follow_cid handles a datagram from an unknown address that starts with a CID record of
+  // an association: the association takes it, and moves to the new address if it
+  // authenticated (nothing dropped). False when no association has that CID.
+  bool follow_cid(const io::UdpAddress& from, std::span<std::uint8_t> d, Clock::time_point now) {
+    const auto owner = by_cid_.find(std::string(record_cid(d, cid_size_)));
+    if (owner == by_cid_.end()) {
+      return false;
+    }
+    const auto old = associations_.find(owner->second);
+    Association& a = *old->second;
+    const std::uint64_t dropped = a.endpoint.stats().drops.total();
+    static_cast<void>(a.endpoint.handle_datagram(now, d));
+    if (a.endpoint.stats().drops.total() == dropped && a.connected) {
+      fmt::print(stderr, "{}: {} moved to {} (connection ID)\n", kName, a.peer.to_string(),
+                 from.to_string());
+      a.peer = from;
+      a.last_heard = now;
+      owner->second = from;
+      auto node = associations_.extract(old);
+      node.key() = from;
+      associations_.insert(std::move(node));
+    }
+    flush_one(a);
+    return true;
+  }
+
+  // give_cid makes a fresh random connection ID, used by no other association, this one's.
+  bool give_cid(Association& a) {
+    std::vector<std::uint8_t> cid(cid_size_);
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      system_random()(cid);
+      const std::string key(cid.begin(), cid.end());
+      if (by_cid_.find(key) == by_cid_.end() && a.endpoint.use_connection_id(cid)) {
+        by_cid_.emplace(key, a.peer);
+        return true;
+      }
+    }
+    return false;
+  }
+
   // admit decides whether a datagram from an unknown address starts an association.
-  std::unordered_map<io::UdpAddress, std::unique_ptr<Association>>::iterator admit(
-      const io::UdpAddress& from, std::span<const std::uint8_t> d, Clock::time_point now) {
+  Associations::iterator admit(const io::UdpAddress& from, std::span<const std::uint8_t> d,
+                               Clock::time_point now) {
     const auto none = associations_.end();
     if (verifier_) {
       std::array<std::uint8_t, dtls::HelloVerifier::kMaxReplySize> reply{};
@@ -232,7 +299,11 @@ class Server {
     }
     warned_full_ = false;
     auto a = std::make_unique<Association>(setup_.config, from);
+    if (cid_size_ > 0 && !give_cid(*a)) {
+      return none;
+    }
     if (!a->endpoint.start(now)) {
+      by_cid_.erase(cid_key(*a));
       return none;
     }
     return associations_.emplace(from, std::move(a)).first;
@@ -273,7 +344,9 @@ class Server {
   std::chrono::milliseconds idle_timeout_;
   std::optional<dtls::HelloVerifier> verifier_;
   Clock::time_point rotated_{};
-  std::unordered_map<io::UdpAddress, std::unique_ptr<Association>> associations_;
+  std::size_t cid_size_;  // the length of each association's CID; 0: found by address only
+  Associations associations_;
+  std::unordered_map<std::string, io::UdpAddress> by_cid_;  // CID bytes → associations_ key
   StdinLines input_;
   bool warned_full_ = false;
 };

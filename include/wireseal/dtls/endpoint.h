@@ -225,6 +225,14 @@ class Endpoint {
   // declines runs a full handshake. kBadState after start or on a server, kInvalidArgument
   // for a session that is not resumable or whose suite or EMS use this config refuses.
   Status offer_session(const Session& session) noexcept;
+  // use_connection_id (before start) gives this association its own RFC 9146 CID in place of
+  // EndpointConfig::connection_id (which must be set: it says CIDs are wanted at all), so a
+  // server can find an association by the CID of a record from a new address (NAT
+  // rebinding). kBadState after start or without a configured CID, kInvalidArgument over
+  // 255 bytes.
+  Status use_connection_id(std::span<const std::uint8_t> cid) noexcept;
+  // connection_id: the CID this association asks for (empty without one).
+  std::span<const std::uint8_t> connection_id() const noexcept;
   // start begins the handshake clock; a client queues its ClientHello. Called once.
   Status start(Instant now) noexcept;
   Status handle_datagram(Instant now, std::span<std::uint8_t> datagram) noexcept;

@@ -86,9 +86,9 @@ Result<std::size_t> write_hello(const EndpointState& s, std::span<std::uint8_t> 
     e.srtp_mki = c.srtp_mki;
   }
   e.alpn_protocols = s.alpn_offer;
-  if (c.connection_id) {
+  if (s.own_connection_id) {
     e.has_connection_id = true;
-    e.connection_id = *c.connection_id;
+    e.connection_id = *s.own_connection_id;
   }
   if (offers_ticket(s)) {
     e.has_session_ticket = true;
@@ -159,7 +159,7 @@ Status take_application_protocol(EndpointState& s, std::span<const std::uint8_t>
 // check_server_extensions refuses what we did not offer and settles what we did.
 Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexcept {
   const EndpointConfig& c = *s.config;
-  if ((e.has_session_ticket && !offers_ticket(s)) || (e.has_connection_id && !c.connection_id) ||
+  if ((e.has_session_ticket && !offers_ticket(s)) || (e.has_connection_id && !s.own_connection_id) ||
       (!e.alpn_protocols.empty() && s.alpn_offer.empty()) ||
       (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty()) ||
       e.has_supported_versions) {

@@ -368,7 +368,8 @@ EndpointState::EndpointState(std::shared_ptr<const EndpointConfig> c)
       suites(resolve_suites(*config)),
       groups(resolve_groups(*config)),
       signature_schemes(resolve_schemes(*config)),
-      retransmit_timeout(config->initial_retransmit_timeout) {
+      retransmit_timeout(config->initial_retransmit_timeout),
+      own_connection_id(config->connection_id) {
   const std::size_t max = config->max_handshake_message;
   // Room for the longest message and its coverage bits, plus the small messages around it.
   reassembly_storage.resize(max + max / 8 + 4096);
@@ -514,6 +515,27 @@ Status Endpoint::offer_session(const Session& session) noexcept {
     return Error::kOutOfMemory;
   }
   return {};
+}
+
+Status Endpoint::use_connection_id(std::span<const std::uint8_t> cid) noexcept {
+  EndpointState& s = *state_;
+  if (s.clock_started || !s.own_connection_id) {
+    return Error::kBadState;
+  }
+  if (cid.size() > kMaxCidLength) {
+    return Error::kInvalidArgument;
+  }
+  try {
+    s.own_connection_id->assign(cid.begin(), cid.end());
+  } catch (const std::bad_alloc&) {
+    return Error::kOutOfMemory;
+  }
+  return {};
+}
+
+std::span<const std::uint8_t> Endpoint::connection_id() const noexcept {
+  const std::optional<std::vector<std::uint8_t>>& cid = state_->own_connection_id;
+  return cid ? std::span<const std::uint8_t>(*cid) : std::span<const std::uint8_t>{};
 }
 
 Status Endpoint::start(Instant now) noexcept {

@@ -112,6 +112,8 @@ struct EndpointState {
   std::string application_protocol;      // ALPN's choice (RFC 7301), empty if none
   std::vector<std::uint8_t> alpn_offer;  // our alpn_protocols in wire form, for the hellos
   std::vector<std::uint8_t> peer_connection_id;  // RFC 9146: the CID our records carry
+  // The CID the peer's records to us carry (config->connection_id, or use_connection_id's).
+  std::optional<std::vector<std::uint8_t>> own_connection_id;
 
   // --- resumption (resumption.cc)
   std::optional<Session> offered_session;  // client: offer_session's, until the ServerHello

@@ -134,8 +134,8 @@ Status install_keys(EndpointState& s) noexcept {
   if (s.negotiated.connection_id) {
     // Both fit ConnectionId: the extension's vector8 and the checked configuration.
     seal_options.cid = ConnectionId(s.peer_connection_id);
-    open_options.cid = ConnectionId(*s.config->connection_id);
-    s.read_cid_size = s.config->connection_id->size();
+    open_options.cid = ConnectionId(*s.own_connection_id);
+    s.read_cid_size = s.own_connection_id->size();
   }
   Result<RecordSealer> sealer =
       RecordSealer::create(*s.key_block, own_direction(s.role), 1, seal_options);

@@ -131,7 +131,7 @@ Status read_extensions(EndpointState& s, const ClientHello& hello) noexcept {
   if (const Status st = choose_application_protocol(s, e.alpn_protocols); !st) {
     return st;
   }
-  if (e.has_connection_id && c.connection_id) {
+  if (e.has_connection_id && s.own_connection_id) {
     if (const Status st = take_connection_id(s, e.connection_id); !st) {
       return st;
     }
@@ -157,7 +157,7 @@ Status write_server_hello_message(EndpointState& s, std::span<const std::uint8_t
   e.has_session_ticket = s.issue_ticket;  // empty: a NewSessionTicket follows (RFC 5077 §3.2)
   if (s.negotiated.connection_id) {
     e.has_connection_id = true;
-    e.connection_id = *s.config->connection_id;  // RFC 9146 §3: the CID we want to receive
+    e.connection_id = *s.own_connection_id;  // RFC 9146 §3: the CID we want to receive
   }
   e.has_renegotiation_info = s.secure_renegotiation;
   e.extended_master_secret = s.negotiated.extended_master_secret;

@@ -427,6 +427,31 @@ TEST(Endpoint, ConnectionIdsAsEachSideAskedThem) {
   EXPECT_EQ(sealed_record(*none.client().endpoint, "up")[0], 23);
 }
 
+// use_connection_id gives one association its own CID (a server finds associations by it).
+TEST(Endpoint, UseConnectionIdOverridesTheConfiguredOne) {
+  auto client = client_config();
+  client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
+  client->connection_id = std::vector<std::uint8_t>{1, 2, 3};
+  auto server = server_config(KeyType::kEcP256);
+  server->connection_id = std::vector<std::uint8_t>{9};
+  Network net(client, server);
+  const std::vector<std::uint8_t> own{0xa0, 0xa1, 0xa2, 0xa3, 0xa4};
+  ASSERT_TRUE(net.client().endpoint->use_connection_id(own));
+  const std::vector<std::uint8_t> too_long(256, 1);
+  EXPECT_EQ(net.client().endpoint->use_connection_id(too_long).error(), Error::kInvalidArgument);
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_EQ(net.client().endpoint->use_connection_id(own).error(), Error::kBadState);
+  const std::vector<std::uint8_t> to_client = sealed_record(*net.server().endpoint, "down");
+  EXPECT_EQ(to_client[0], 25);
+  EXPECT_EQ(cid_of(to_client, own.size()), own);
+  expect_data_both_ways(net);
+
+  // Without a configured CID the association has none to replace.
+  Network plain(client_config(), server);
+  EXPECT_EQ(plain.client().endpoint->use_connection_id(own).error(), Error::kBadState);
+}
+
 TEST(Endpoint, ConnectionIdHandshakeOnALossyLink) {
   for (std::uint32_t seed = 1; seed <= 10; ++seed) {
     SCOPED_TRACE(seed);
