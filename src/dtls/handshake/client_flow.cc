@@ -159,7 +159,8 @@ Status take_application_protocol(EndpointState& s, std::span<const std::uint8_t>
 // check_server_extensions refuses what we did not offer and settles what we did.
 Status check_server_extensions(EndpointState& s, const HelloExtensions& e) noexcept {
   const EndpointConfig& c = *s.config;
-  if ((e.has_session_ticket && !offers_ticket(s)) || (e.has_connection_id && !s.own_connection_id) ||
+  if ((e.has_session_ticket && !offers_ticket(s)) ||
+      (e.has_connection_id && !s.own_connection_id) ||
       (!e.alpn_protocols.empty() && s.alpn_offer.empty()) ||
       (e.has_server_name && c.server_name.empty()) || (e.has_use_srtp && c.srtp_profiles.empty()) ||
       e.has_supported_versions) {
