@@ -13,6 +13,8 @@ const char* to_string(AlertDescription description) noexcept {
       return "bad_record_mac";
     case kRecordOverflow:
       return "record_overflow";
+    case kDecompressionFailure:
+      return "decompression_failure";
     case kHandshakeFailure:
       return "handshake_failure";
     case kBadCertificate:

@@ -53,8 +53,10 @@ struct Flags {
   bool custom_verify_callback = false;
   bool expect_verify_result = false;
   bool reverify_on_resume = false;
+  std::vector<std::uint16_t> verify_prefs;  // signature schemes accepted from the peer
   bool require_client_certificate = false;
   bool shim_writes_first = false;
+  bool send_alert = false;  // end the association with a fatal alert once connected
   std::size_t export_length = 0;
   std::string export_label;
   std::string export_context;
@@ -78,11 +80,12 @@ struct Flags {
 
 // Flags that change nothing for this engine: BoringSSL API modes (async, implicit handshake,
 // a client certificate handed over by the old callback when the CertificateRequest arrives
-// rather than configured up front: the same bytes on the wire), -dtls (the only protocol
-// here) and checks the runner makes itself.
+// rather than configured up front, a ClientHello callback that accepts: the same bytes on
+// the wire), -dtls (the only protocol here) and checks the runner makes itself.
 constexpr std::string_view kNoOpFlags[] = {"-async",
                                            "-implicit-handshake",
                                            "-use-old-client-cert-callback",
+                                           "-use-early-callback",
                                            "-loose-errors",
                                            "-dtls",
                                            "-expect-no-hrr",
@@ -146,8 +149,20 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
       f.expect_verify_result = true;
     } else if (arg == "-reverify-on-resume") {
       f.reverify_on_resume = true;
+    } else if (arg == "-verify-prefs") {
+      // A comma-separated list of signature scheme code points.
+      const std::string text = value();
+      std::string_view list = text;
+      while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        f.verify_prefs.push_back(
+            static_cast<std::uint16_t>(std::stoi(std::string(list.substr(0, comma)))));
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+      }
     } else if (arg == "-require-any-client-certificate") {
       f.require_client_certificate = true;
+    } else if (arg == "-send-alert") {
+      f.send_alert = true;
     } else if (arg == "-shim-writes-first") {
       f.shim_writes_first = true;
     } else if (arg == "-export-keying-material") {
@@ -249,6 +264,9 @@ std::shared_ptr<dtls::EndpointConfig> make_config(const Flags& f, Verdict& verdi
   if (f.mtu != 0) {
     c->mtu = f.mtu;
   }
+  // The engine has one list for the schemes it signs with and those it accepts: the verify
+  // preferences become it.
+  c->signature_schemes = f.verify_prefs;
   if (!f.cert_file.empty()) {
     Result<crypto::CertificateChain> chain =
         crypto::CertificateChain::from_pem(read_file(f.cert_file));
@@ -506,6 +524,10 @@ class Shim {
   }
 
   void after_handshake() {
+    if (flags_.send_alert) {
+      (void)endpoint_.abort(dtls::AlertDescription::kDecompressionFailure);  // as BoringSSL's
+      return;
+    }
     if (flags_.export_length > 0) {
       std::vector<std::uint8_t> material(flags_.export_length);
       const std::span<const std::uint8_t> context(

@@ -13,6 +13,7 @@ enum class AlertDescription : std::uint8_t {
   kUnexpectedMessage = 10,
   kBadRecordMac = 20,
   kRecordOverflow = 22,
+  kDecompressionFailure = 30,
   kHandshakeFailure = 40,
   kBadCertificate = 42,
   kUnsupportedCertificate = 43,

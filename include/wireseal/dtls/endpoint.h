@@ -239,6 +239,11 @@ class Endpoint {
   Status handle_timeout(Instant now) noexcept;
   // close queues a close_notify alert; the association accepts no more data.
   Status close() noexcept;
+  // abort ends the association at once with the fatal `alert`: for a verdict the application
+  // reaches itself, e.g. bad_certificate when the fingerprint it learns after the handshake
+  // (from a late SDP answer) does not match peer_certificate(). The alert goes out on the
+  // next poll_output, then kFailed; failure() names the application. kBadState once ended.
+  Status abort(AlertDescription alert) noexcept;
 
   // --- output: call until kTimeout or kIdle. `buffer` must hold max_datagram_size() bytes
   // (kBufferTooSmall otherwise, nothing lost).

@@ -609,6 +609,15 @@ Status Endpoint::close() noexcept {
   return {};
 }
 
+Status Endpoint::abort(AlertDescription alert) noexcept {
+  EndpointState& s = *state_;
+  if (detail::terminal(s.state)) {
+    return Error::kBadState;
+  }
+  (void)detail::fail(s, {Error::kBadState, alert, "the application ended the association"});
+  return {};
+}
+
 std::size_t Endpoint::max_datagram_size() const noexcept { return state_->config->mtu; }
 
 Result<Output> Endpoint::poll_output(std::span<std::uint8_t> buffer) noexcept {

@@ -543,6 +543,26 @@ TEST(Endpoint, CloseNotifyBothWays) {
   EXPECT_EQ(net.client().endpoint->send(test::bytes_of("late"), record).error(), Error::kBadState);
 }
 
+// abort: a verdict the application reaches after the handshake (a fingerprint from a late
+// SDP answer) ends the association with the alert it names.
+TEST(Endpoint, AbortSendsTheApplicationsFatalAlert) {
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  ASSERT_TRUE(net.client().endpoint->abort(AlertDescription::kBadCertificate));
+  net.run([&net] { return net.client().failed && net.server().failed; });
+  EXPECT_TRUE(net.client().failed);
+  EXPECT_STREQ(net.client().endpoint->failure().reason, "the application ended the association");
+  EXPECT_TRUE(net.server().failed);
+  EXPECT_TRUE(net.server().endpoint->failure().alert_from_peer);
+  EXPECT_EQ(net.server().endpoint->failure().alert, AlertDescription::kBadCertificate);
+  EXPECT_TRUE(net.server().data.empty());
+  EXPECT_EQ(net.client().endpoint->abort(AlertDescription::kBadCertificate).error(),
+            Error::kBadState);
+}
+
 TEST(Endpoint, ReleasesHandshakeMemoryOnceConnected) {
   auto client = client_config();
   client->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
