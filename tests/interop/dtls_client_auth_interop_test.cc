@@ -62,7 +62,9 @@ std::vector<std::string> peer_argv(Peer peer, bool we_serve, const std::string& 
 }
 
 TEST_P(ClientCertificate, MutualAuthentication) {
-  const auto& [peer, our_role, client_key] = GetParam();
+  const Peer peer = std::get<0>(GetParam());
+  const dtls::Role our_role = std::get<1>(GetParam());
+  const crypto::KeyType client_key = std::get<2>(GetParam());
   const bool we_serve = our_role == dtls::Role::kServer;
   ASSERT_FALSE(peer_argv(peer, we_serve, dir_)[0].empty())
       << "peer program not on PATH (scripts/install-deps.sh installs openssl and gnutls-bin)";
