@@ -12,6 +12,7 @@
 // Usage: fuzz_dtls_make_corpus <fuzz/corpus directory>
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +26,7 @@
 #include "dtls_handshake_codec.h"
 #include "fuzz_keys.h"
 #include "wireseal/crypto/aead.h"
+#include "wireseal/crypto/certificate.h"
 #include "wireseal/dtls/handshake/certificate.h"
 #include "wireseal/dtls/handshake/certificate_request.h"
 #include "wireseal/dtls/handshake/certificate_verify.h"
@@ -404,6 +406,23 @@ void endpoint_seeds(const std::filesystem::path& root) {
   }
 }
 
+// certificate_key_seeds: a self-signed certificate of each key type the handshake uses.
+void certificate_key_seeds(const std::filesystem::path& root) {
+  for (const crypto::KeyType type : {crypto::KeyType::kEcP256, crypto::KeyType::kEcP384,
+                                     crypto::KeyType::kRsa, crypto::KeyType::kEd25519}) {
+    const Result<crypto::CertifiedKey> made = crypto::generate_self_signed(type);
+    if (!made) {
+      std::fprintf(stderr, "cannot make a %s certificate\n", crypto::to_string(type));
+      std::exit(1);
+    }
+    std::string name = std::string("seed-") + crypto::to_string(type);
+    std::transform(name.begin(), name.end(), name.begin(), [](char c) {
+      return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    });
+    fuzz::write_seed(root, "certificate_key", name, made->chain.der(0));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -417,5 +436,6 @@ int main(int argc, char** argv) {
   aead_seeds(root);
   handshake_codec_seeds(root);
   endpoint_seeds(root);
+  certificate_key_seeds(root);
   return 0;
 }
