@@ -92,6 +92,18 @@ start_server() {
   port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$name.err")
 }
 
+# run_client WANT WHAT NAME INPUT ARGS...: `wireseal dtls client --connect 127.0.0.1:$port
+# ARGS` with INPUT on its standard input and its output in NAME.out/NAME.err, then
+# expect_status WANT for it (WHAT names it in a failure).
+run_client() {
+  local want=$1 what=$2 name=$3 input=$4
+  shift 4
+  "$cli" dtls client --connect "127.0.0.1:$port" "$@" <"$input" >"$name.out" 2>"$name.err" &
+  client_pid=$!
+  pids+=("$client_pid")
+  expect_status "$want" "$client_pid" 30 "$what"
+}
+
 # make_cert STEM: an ECDSA P-256 self-signed certificate and key from `openssl req`; sets
 # fingerprint to its SHA-256 fingerprint as --fingerprint takes it.
 make_cert() {
@@ -134,12 +146,9 @@ case "$case_name" in
     server_fp=$(sed -n 's/^fingerprint sha-256 /sha-256:/p' server.err)
     [ -n "$server_fp" ] || fail "--print-fingerprint printed no 'fingerprint sha-256 ...' line"
     printf 'first line\nsecond line\n' >input.txt
-    "$cli" dtls client --connect "127.0.0.1:$port" --cert client.crt --key client.key \
+    run_client 0 "client" client input.txt --cert client.crt --key client.key \
       --fingerprint "$server_fp" --export EXPERIMENTAL-wireseal:32 \
-      --export EXPERIMENTAL-wireseal:20:00ff --linger 3 <input.txt >client.out 2>client.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status 0 "$client_pid" 30 "client"
+      --export EXPERIMENTAL-wireseal:20:00ff --linger 3
     expect_status 0 "$server_pid" 10 "server --once"
     cmp -s input.txt client.out || fail "the client did not print exactly the echoed lines"
     grep -q 'peer authenticated by fingerprint' client.err || fail "client: not by fingerprint"
@@ -234,22 +243,16 @@ case "$case_name" in
     start_server server --echo --once --psk "$key" --psk-identity alice --psk-hint wireseal \
       --export EXPERIMENTAL-wireseal:32
     printf 'psk line\n' >input.txt
-    "$cli" dtls client --connect "127.0.0.1:$port" --psk "$key" --psk-identity alice \
-      --export EXPERIMENTAL-wireseal:32 --linger 3 <input.txt >client.out 2>client.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status 0 "$client_pid" 30 "client"
+    run_client 0 "client" client input.txt --psk "$key" --psk-identity alice \
+      --export EXPERIMENTAL-wireseal:32 --linger 3
     expect_status 0 "$server_pid" 10 "server --once"
     cmp -s input.txt client.out || fail "the client did not print the echoed line"
     grep -q 'PSK.*peer authenticated by the PSK' client.err || fail "client: not a PSK suite"
     { [ -n "$(exports client.err)" ] && [ "$(exports client.err)" = "$(exports server.err)" ]; } ||
       fail "the exports differ"
     start_server server2 --echo --once --psk "$key" --psk-identity alice
-    "$cli" dtls client --connect "127.0.0.1:$port" --psk "$key" --psk-identity mallory \
-      </dev/null >client2.out 2>client2.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status nonzero "$client_pid" 30 "client with the wrong identity"
+    run_client nonzero "client with the wrong identity" client2 /dev/null --psk "$key" \
+      --psk-identity mallory
     grep -q 'unknown_psk_identity' client2.err || fail "no unknown_psk_identity on stderr"
     ;;
 
@@ -269,19 +272,13 @@ case "$case_name" in
     start_server server --echo --cert server.crt --key server.key
     printf 'chain line\n' >input.txt
     for name in "" dtls.test; do
-      "$cli" dtls client --connect "127.0.0.1:$port" --ca ca.crt ${name:+--server-name "$name"} \
-        --linger 3 <input.txt >"client-$name.out" 2>"client-$name.err" &
-      client_pid=$!
-      pids+=("$client_pid")
-      expect_status 0 "$client_pid" 30 "client --ca, server name '$name'"
+      run_client 0 "client --ca, server name '$name'" "client-$name" input.txt --ca ca.crt \
+        ${name:+--server-name "$name"} --linger 3
       cmp -s input.txt "client-$name.out" || fail "client '$name' did not get its line back"
       grep -q 'peer authenticated by a chain' "client-$name.err" || fail "client '$name': no chain"
     done
-    "$cli" dtls client --connect "127.0.0.1:$port" --ca ca.crt --server-name other.test \
-      </dev/null >client-other.out 2>client-other.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status nonzero "$client_pid" 30 "client --ca with a name the certificate lacks"
+    run_client nonzero "client --ca with a name the certificate lacks" client-other /dev/null \
+      --ca ca.crt --server-name other.test
     grep -q 'trusted chain' client-other.err || fail "the refusal does not name the chain"
     kill -TERM "$server_pid"
     expect_status 0 "$server_pid" 10 "server stopped by SIGTERM"
@@ -298,11 +295,8 @@ case "$case_name" in
     # naming the fingerprint, the server the alert it got.
     start_server server --echo --once
     zeros=$(printf '00:%.0s' $(seq 31))00
-    "$cli" dtls client --connect "127.0.0.1:$port" --fingerprint "sha-256:$zeros" \
-      </dev/null >client.out 2>client.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status nonzero "$client_pid" 30 "client with a wrong fingerprint"
+    run_client nonzero "client with a wrong fingerprint" client /dev/null \
+      --fingerprint "sha-256:$zeros"
     expect_status nonzero "$server_pid" 10 "server --once after a failed handshake"
     [ "$(wc -l <client.err)" -eq 1 ] || fail "the client's error is not one line"
     grep -q 'fingerprint' client.err || fail "the client's error does not name the fingerprint"
@@ -318,11 +312,7 @@ case "$case_name" in
     grep -q -- '--insecure' client.err || fail "the refusal does not say how to override it"
     start_server server --echo --once
     printf 'insecure line\n' >input.txt
-    "$cli" dtls client --connect "127.0.0.1:$port" --insecure --linger 3 <input.txt \
-      >client2.out 2>client2.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status 0 "$client_pid" 30 "client with --insecure"
+    run_client 0 "client with --insecure" client2 input.txt --insecure --linger 3
     cmp -s input.txt client2.out || fail "the --insecure client did not get its line back"
     grep -q 'peer not authenticated' client2.err || fail "no 'peer not authenticated' report"
     ;;
@@ -332,11 +322,7 @@ case "$case_name" in
     # back through the CID records and both report the negotiation.
     start_server server --echo --once --cid 0a0b0c0d0e0f
     printf 'line over a connection ID\n' >input.txt
-    "$cli" dtls client --connect "127.0.0.1:$port" --insecure --cid --linger 3 <input.txt \
-      >client.out 2>client.err &
-    client_pid=$!
-    pids+=("$client_pid")
-    expect_status 0 "$client_pid" 30 "client with --cid"
+    run_client 0 "client with --cid" client input.txt --insecure --cid --linger 3
     expect_status 0 "$server_pid" 10 "server --once"
     cmp -s input.txt client.out || fail "the client did not get its line back"
     grep -q '^connection-id negotiated$' client.err || fail "client: no connection-id line"

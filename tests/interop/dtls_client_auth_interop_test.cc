@@ -99,18 +99,16 @@ TEST_P(ClientCertificate, MutualAuthentication) {
     }
     child.emplace(argv, dir_ + "/peer.err");
   } else {
-    const std::uint16_t port = start_udp_peer(
-        [&](std::uint16_t p) {
-          std::vector<std::string> with_port = argv;
-          if (peer == Peer::kOpenssl) {
-            with_port.insert(with_port.end(),
-                             {"-accept", "127.0.0.1:" + std::to_string(p), "-naccept", "1"});
-          } else {
-            with_port.insert(with_port.end(), {"--port", std::to_string(p)});
-          }
-          return with_port;
-        },
-        child, dir_ + "/peer.err");
+    const std::uint16_t port =
+        peer == Peer::kOpenssl
+            ? start_s_server(argv, 1, child, dir_ + "/peer.err")
+            : start_udp_peer(
+                  [&argv](std::uint16_t p) {
+                    std::vector<std::string> with_port = argv;
+                    with_port.insert(with_port.end(), {"--port", std::to_string(p)});
+                    return with_port;
+                  },
+                  child, dir_ + "/peer.err");
     ASSERT_NE(port, 0) << "the peer server did not start: " << slurp_file(dir_ + "/peer.err");
     udp.connect_to(port);
   }

@@ -104,14 +104,7 @@ TEST_P(OpensslPeer, HandshakeDataAndExports) {
     argv.insert(argv.end(), {"-connect", "127.0.0.1:" + std::to_string(udp.port())});
     peer.emplace(argv, dir_ + "/peer.err");
   } else {
-    const std::uint16_t port = start_udp_peer(
-        [&argv](std::uint16_t p) {
-          std::vector<std::string> with_port = argv;
-          with_port.insert(with_port.end(),
-                           {"-accept", "127.0.0.1:" + std::to_string(p), "-naccept", "1"});
-          return with_port;
-        },
-        peer, dir_ + "/peer.err");
+    const std::uint16_t port = start_s_server(argv, 1, peer, dir_ + "/peer.err");
     ASSERT_NE(port, 0) << "openssl s_server did not start";
     udp.connect_to(port);
   }
@@ -216,14 +209,7 @@ TEST_P(OpensslLossyLink, HandshakeCompletesOnRetransmissions) {
     peer.emplace(argv, dir_ + "/peer.err");
   } else {
     argv.insert(argv.end(), {"-cert", dir_ + "/server.crt", "-key", dir_ + "/server.key"});
-    const std::uint16_t port = start_udp_peer(
-        [&argv](std::uint16_t p) {
-          std::vector<std::string> with_port = argv;
-          with_port.insert(with_port.end(),
-                           {"-accept", "127.0.0.1:" + std::to_string(p), "-naccept", "1"});
-          return with_port;
-        },
-        peer, dir_ + "/peer.err");
+    const std::uint16_t port = start_s_server(argv, 1, peer, dir_ + "/peer.err");
     ASSERT_NE(port, 0) << "openssl s_server did not start";
     relay.emplace(port, UdpRelay::Transform{}, milliseconds(90000), bad_link);
     udp.connect_to(relay->listen_port());

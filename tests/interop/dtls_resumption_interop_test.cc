@@ -143,23 +143,11 @@ TEST_P(OpensslResumption, SecondAssociationResumes) {
                                                  : std::vector<std::string>{};
   if (c.our_role == dtls::Role::kClient) {
     std::optional<ChildProcess> peer;
-    const std::uint16_t port = start_udp_peer(
-        [&](std::uint16_t p) {
-          std::vector<std::string> argv = {openssl,
-                                           "s_server",
-                                           "-dtls1_2",
-                                           "-cert",
-                                           dir_ + "/server.crt",
-                                           "-key",
-                                           dir_ + "/server.key",
-                                           "-accept",
-                                           "127.0.0.1:" + std::to_string(p),
-                                           "-naccept",
-                                           "2"};
-          argv.insert(argv.end(), no_ticket.begin(), no_ticket.end());
-          return argv;
-        },
-        peer, dir_ + "/peer.err");
+    std::vector<std::string> argv = {
+        openssl, "s_server",          "-dtls1_2", "-cert", dir_ + "/server.crt",
+        "-key",  dir_ + "/server.key"};
+    argv.insert(argv.end(), no_ticket.begin(), no_ticket.end());
+    const std::uint16_t port = start_s_server(argv, 2, peer, dir_ + "/peer.err");
     ASSERT_NE(port, 0) << "s_server did not start: " << peer_err();
     client_rounds(c.carrier, fingerprint, port, *peer, false);
     EXPECT_TRUE(peer->wait_for_output("Reused session-id", milliseconds(2000))) << peer->output();

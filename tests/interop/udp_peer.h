@@ -37,4 +37,19 @@ inline std::uint16_t start_udp_peer(
   return 0;
 }
 
+// start_s_server starts `openssl s_server` (`argv` without -accept) on a free port of
+// 127.0.0.1, to serve `associations` clients and exit; the port, or 0 as start_udp_peer.
+inline std::uint16_t start_s_server(const std::vector<std::string>& argv, int associations,
+                                    std::optional<ChildProcess>& peer,
+                                    const std::string& stderr_path) {
+  return start_udp_peer(
+      [&argv, associations](std::uint16_t port) {
+        std::vector<std::string> with_port = argv;
+        with_port.insert(with_port.end(), {"-accept", "127.0.0.1:" + std::to_string(port),
+                                           "-naccept", std::to_string(associations)});
+        return with_port;
+      },
+      peer, stderr_path);
+}
+
 }  // namespace wireseal::interop

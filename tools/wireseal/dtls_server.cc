@@ -22,6 +22,7 @@
 
 #include "dtls_endpoint_options.h"
 #include "wireseal/dtls/hello_verifier.h"
+#include "wireseal/dtls/record.h"
 #include "wireseal/io/udp.h"
 #include "wireseal/random.h"
 
@@ -51,15 +52,14 @@ bool looks_like_client_hello(std::span<const std::uint8_t> d) noexcept {
          d[kRecordHeader] == 1;
 }
 
-// The connection ID of a tls12_cid record (RFC 9146 §4): after type, version, epoch and
-// sequence; empty if `d` does not start with one `size` bytes long.
+// record_cid: the connection ID of the first record of `d` when it is a tls12_cid record
+// with a CID `size` bytes long (RFC 9146 §4); empty otherwise.
 std::string_view record_cid(std::span<const std::uint8_t> d, std::size_t size) noexcept {
-  constexpr std::size_t kCidOffset = 11;
-  constexpr std::uint8_t kTls12Cid = 25;
-  if (size == 0 || d.size() < kCidOffset + size + 2 || d[0] != kTls12Cid) {
+  const Result<dtls::RecordView> r = dtls::parse_record(d, size);
+  if (size == 0 || !r || r->type != dtls::ContentType::kTls12Cid) {
     return {};
   }
-  return {reinterpret_cast<const char*>(d.data()) + kCidOffset, size};
+  return {reinterpret_cast<const char*>(r->cid.data()), r->cid.size()};
 }
 
 using Associations = std::unordered_map<io::UdpAddress, std::unique_ptr<Association>>;

@@ -369,8 +369,6 @@ Status full_handshake(EndpointState& s, const ClientHello& hello) noexcept {
   return {};
 }
 
-namespace {
-
 // offers_dtls12: whether the client speaks DTLS 1.2. A DTLS 1.3 client lists its versions in
 // supported_versions, which then overrides client_version (RFC 8446 §4.2.1); otherwise
 // client_version is the highest it speaks, and DTLS versions count down (0xFEFD is 1.2,
@@ -385,15 +383,8 @@ std::optional<bool> offers_dtls12(const ClientHello& hello) noexcept {
   if (!r.done() || versions.empty() || versions.size() % 2 != 0) {
     return std::nullopt;
   }
-  for (std::size_t i = 0; i < versions.size(); i += 2) {
-    if ((versions[i] << 8 | versions[i + 1]) == kDtls12Version) {
-      return true;
-    }
-  }
-  return false;
+  return U16List::from_wire(versions).contains(kDtls12Version);
 }
-
-}  // namespace
 
 Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   const Result<ClientHello> hello = parse_client_hello(m.body);
