@@ -28,8 +28,8 @@ EVP_PKEY* make_parameters(const char* group) noexcept {
   return key;
 }
 
-}  // namespace
-
+// curve_parameters: the curve's shared parameters key (read-only; nullptr if OpenSSL could
+// not make it).
 const EVP_PKEY* curve_parameters(Curve curve) noexcept {
   // Made on first use (thread-safe: C++ static initialisation) and freed at exit, before
   // OpenSSL's own clean-up, which registered earlier.
@@ -37,6 +37,8 @@ const EVP_PKEY* curve_parameters(Curve curve) noexcept {
   static const SharedParameters p384(make_parameters("P-384"));
   return curve == Curve::kP256 ? p256.get() : p384.get();
 }
+
+}  // namespace
 
 EVP_PKEY* ec_public_key(Curve curve, std::span<const std::uint8_t> point) noexcept {
   const EVP_PKEY* parameters = curve_parameters(curve);

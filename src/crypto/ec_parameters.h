@@ -12,10 +12,6 @@ namespace wireseal::crypto::detail {
 
 enum class Curve : std::uint8_t { kP256, kP384 };
 
-// curve_parameters: the curve's shared parameters key (read-only; nullptr if OpenSSL could
-// not make it).
-const EVP_PKEY* curve_parameters(Curve curve) noexcept;
-
 // ec_public_key decodes a SEC 1 point (compressed or not) on `curve`; nullptr unless it is a
 // point of the curve.
 EVP_PKEY* ec_public_key(Curve curve, std::span<const std::uint8_t> point) noexcept;

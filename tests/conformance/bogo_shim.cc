@@ -115,6 +115,65 @@ constexpr int kDtls10 = 0xfeff;
 constexpr int kDtls12 = 0xfefd;
 constexpr int kDtls13 = 0xfefc;
 
+// The flags that only set a field of Flags: switches, and those that take a value.
+template <class T>
+struct FlagField {
+  std::string_view name;
+  T Flags::*field;
+};
+constexpr FlagField<bool> kSwitches[] = {
+    {"-server", &Flags::server},
+    {"-verify-peer", &Flags::verify_peer},
+    {"-verify-fail", &Flags::verify_fail},
+    {"-on-resume-verify-fail", &Flags::on_resume_verify_fail},
+    {"-use-custom-verify-callback", &Flags::custom_verify_callback},
+    {"-expect-verify-result", &Flags::expect_verify_result},
+    {"-reverify-on-resume", &Flags::reverify_on_resume},
+    {"-require-any-client-certificate", &Flags::require_client_certificate},
+    {"-send-alert", &Flags::send_alert},
+    {"-shim-writes-first", &Flags::shim_writes_first},
+    {"-use-export-context", &Flags::use_export_context},
+    {"-expect-session-miss", &Flags::expect_session_miss},
+    {"-no-ticket", &Flags::no_ticket},
+    {"-expect-session-id", &Flags::expect_session_id},
+    {"-expect-no-session-id", &Flags::expect_no_session_id},
+    {"-expect-ticket-renewal", &Flags::expect_ticket_renewal},
+};
+constexpr FlagField<std::string> kTexts[] = {
+    {"-cert-file", &Flags::cert_file},
+    {"-key-file", &Flags::key_file},
+    {"-export-label", &Flags::export_label},
+    {"-export-context", &Flags::export_context},
+    {"-psk", &Flags::psk},
+    {"-psk-identity", &Flags::psk_identity},
+    {"-srtp-profiles", &Flags::srtp_profiles},
+    {"-advertise-alpn", &Flags::advertise_alpn},
+    {"-select-alpn", &Flags::select_alpn},
+    {"-expect-alpn", &Flags::expect_alpn},
+    {"-host-name", &Flags::host_name},
+    {"-expect-server-name", &Flags::expect_server_name},
+};
+constexpr FlagField<int> kNumbers[] = {
+    {"-port", &Flags::port},
+    {"-resume-count", &Flags::resume_count},
+    {"-initial-timeout-duration-ms", &Flags::initial_timeout_ms},
+};
+constexpr FlagField<std::size_t> kSizes[] = {
+    {"-mtu", &Flags::mtu},
+    {"-export-keying-material", &Flags::export_length},
+};
+
+// field_of: the field `arg` sets in `table`, or null.
+template <class T, std::size_t N>
+T Flags::*field_of(const FlagField<T> (&table)[N], std::string_view arg) {
+  for (const FlagField<T>& flag : table) {
+    if (flag.name == arg) {
+      return flag.field;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<std::uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
@@ -127,28 +186,14 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
     const auto value = [&]() -> std::string {
       return i + 1 < argc ? std::string(argv[++i]) : std::string();
     };
-    if (arg == "-port") {
-      f.port = std::stoi(value());
-    } else if (arg == "-server") {
-      f.server = true;
-    } else if (arg == "-cert-file") {
-      f.cert_file = value();
-    } else if (arg == "-key-file") {
-      f.key_file = value();
-    } else if (arg == "-mtu") {
-      f.mtu = static_cast<std::size_t>(std::stoul(value()));
-    } else if (arg == "-verify-peer") {
-      f.verify_peer = true;
-    } else if (arg == "-verify-fail") {
-      f.verify_fail = true;
-    } else if (arg == "-on-resume-verify-fail") {
-      f.on_resume_verify_fail = true;
-    } else if (arg == "-use-custom-verify-callback") {
-      f.custom_verify_callback = true;
-    } else if (arg == "-expect-verify-result") {
-      f.expect_verify_result = true;
-    } else if (arg == "-reverify-on-resume") {
-      f.reverify_on_resume = true;
+    if (bool Flags::*on = field_of(kSwitches, arg)) {
+      f.*on = true;
+    } else if (std::string Flags::*word = field_of(kTexts, arg)) {
+      f.*word = value();
+    } else if (int Flags::*number = field_of(kNumbers, arg)) {
+      f.*number = std::stoi(value());
+    } else if (std::size_t Flags::*size = field_of(kSizes, arg)) {
+      f.*size = static_cast<std::size_t>(std::stoul(value()));
     } else if (arg == "-verify-prefs") {
       // A comma-separated list of signature scheme code points.
       const std::string text = value();
@@ -159,50 +204,6 @@ std::optional<Flags> parse_flags(int argc, char** argv) {
             static_cast<std::uint16_t>(std::stoi(std::string(list.substr(0, comma)))));
         list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
       }
-    } else if (arg == "-require-any-client-certificate") {
-      f.require_client_certificate = true;
-    } else if (arg == "-send-alert") {
-      f.send_alert = true;
-    } else if (arg == "-shim-writes-first") {
-      f.shim_writes_first = true;
-    } else if (arg == "-export-keying-material") {
-      f.export_length = static_cast<std::size_t>(std::stoul(value()));
-    } else if (arg == "-export-label") {
-      f.export_label = value();
-    } else if (arg == "-export-context") {
-      f.export_context = value();
-    } else if (arg == "-use-export-context") {
-      f.use_export_context = true;
-    } else if (arg == "-psk") {
-      f.psk = value();
-    } else if (arg == "-psk-identity") {
-      f.psk_identity = value();
-    } else if (arg == "-srtp-profiles") {
-      f.srtp_profiles = value();
-    } else if (arg == "-resume-count") {
-      f.resume_count = std::stoi(value());
-    } else if (arg == "-expect-session-miss") {
-      f.expect_session_miss = true;
-    } else if (arg == "-no-ticket") {
-      f.no_ticket = true;
-    } else if (arg == "-expect-session-id") {
-      f.expect_session_id = true;
-    } else if (arg == "-expect-no-session-id") {
-      f.expect_no_session_id = true;
-    } else if (arg == "-expect-ticket-renewal") {
-      f.expect_ticket_renewal = true;
-    } else if (arg == "-initial-timeout-duration-ms") {
-      f.initial_timeout_ms = std::stoi(value());
-    } else if (arg == "-advertise-alpn") {
-      f.advertise_alpn = value();
-    } else if (arg == "-select-alpn") {
-      f.select_alpn = value();
-    } else if (arg == "-expect-alpn") {
-      f.expect_alpn = value();
-    } else if (arg == "-host-name") {
-      f.host_name = value();
-    } else if (arg == "-expect-server-name") {
-      f.expect_server_name = value();
     } else if (arg == "-min-version" || arg == "-max-version") {
       // Only ranges that include DTLS 1.2 can run here.
       const int version = std::stoi(value());

@@ -41,8 +41,7 @@ std::string hex16(std::uint16_t value) {
 // malformed). The header is not parsed here: a tls12_cid record's length comes after a
 // connection ID whose size only the flow's hellos tell.
 bool looks_like_dtls(std::span<const std::uint8_t> payload) noexcept {
-  constexpr std::size_t kMinHeader = 13;
-  if (payload.size() < kMinHeader || payload[0] < 20 || payload[0] > 25) {
+  if (payload.size() < dtls::kHeaderSize || payload[0] < 20 || payload[0] > 25) {
     return false;
   }
   const auto version = static_cast<std::uint16_t>(payload[1] << 8 | payload[2]);

@@ -55,8 +55,11 @@ bool looks_like_client_hello(std::span<const std::uint8_t> d) noexcept {
 // record_cid: the connection ID of the first record of `d` when it is a tls12_cid record
 // with a CID `size` bytes long (RFC 9146 §4); empty otherwise.
 std::string_view record_cid(std::span<const std::uint8_t> d, std::size_t size) noexcept {
+  if (size == 0) {
+    return {};
+  }
   const Result<dtls::RecordView> r = dtls::parse_record(d, size);
-  if (size == 0 || !r || r->type != dtls::ContentType::kTls12Cid) {
+  if (!r || r->type != dtls::ContentType::kTls12Cid) {
     return {};
   }
   return {reinterpret_cast<const char*>(r->cid.data()), r->cid.size()};
@@ -236,7 +239,8 @@ class Server {
   // an association: the association takes it, and moves to the new address if it
   // authenticated (nothing dropped). False when no association has that CID.
   bool follow_cid(const io::UdpAddress& from, std::span<std::uint8_t> d, Clock::time_point now) {
-    const auto owner = by_cid_.find(std::string(record_cid(d, cid_size_)));
+    const std::string_view cid = record_cid(d, cid_size_);
+    const auto owner = cid.empty() ? by_cid_.end() : by_cid_.find(std::string(cid));
     if (owner == by_cid_.end()) {
       return false;
     }
