@@ -13,6 +13,7 @@
 #include "bench/suites.h"
 #include "wireseal/io/pipe.h"
 #include "wireseal/smb/client_engine.h"
+#include "wireseal/smb/secure_channel.h"
 
 namespace wireseal::bench {
 
@@ -86,9 +87,9 @@ class RoundTrip {
     const auto n = static_cast<std::uint32_t>(file_.size());
     std::memcpy(req + 4, &n, 4);  // Length (little-endian host)
     const auto sent = client_.send_request(smb::Request{.command = smb::Command::kRead,
+                                                        .tree_id = 1,
                                                         .credit_charge = charge_,
-                                                        .credit_request = charge_,
-                                                        .tree_id = 1},
+                                                        .credit_request = charge_},
                                            kReadRequestBody);
     if (!sent || pipe_.client().write(sent->frame) != sent->frame.size()) {
       return false;

@@ -19,6 +19,7 @@
 #include "fuzz_input.h"
 #include "wireseal/smb/client_engine.h"
 #include "wireseal/smb/header.h"
+#include "wireseal/smb/secure_channel.h"
 
 namespace wireseal::fuzz {
 

@@ -10,32 +10,9 @@
 #include "common/ct.h"
 
 namespace wireseal::smb {
-namespace {
-
-SessionKeys derive_or_throw(const SessionConfig& c) {
-  Result<SessionKeys> keys =
-      derive_session_keys(c.dialect, c.cipher, c.session_key, c.preauth_hash);
-  if (!keys) {
-    throw std::invalid_argument("wireseal::smb: cannot derive session keys from this config");
-  }
-  return *keys;
-}
-
-SigningAlgorithm signing_for(const SessionConfig& c) {
-  if (c.dialect == Dialect::kSmb202 || c.dialect == Dialect::kSmb210) {
-    return SigningAlgorithm::kHmacSha256;  // §3.1.4.1: the only algorithm of 2.x
-  }
-  if (c.signing == SigningAlgorithm::kHmacSha256 ||
-      (c.signing == SigningAlgorithm::kAesGmac && c.dialect != Dialect::kSmb311)) {
-    throw std::invalid_argument("wireseal::smb: signing algorithm not valid for the dialect");
-  }
-  return c.signing;
-}
-
-}  // namespace
-
 SecureChannel::SecureChannel(const SessionConfig& config)
     : config_(config),
+      security_(config),
       message_offset_(kFramePrefixSize +
                       (config.protection == Protection::kEncrypted ? kTransformHeaderSize : 0)),
       pump_(config.max_message_len + kTransformHeaderSize) {
@@ -45,25 +22,6 @@ SecureChannel::SecureChannel(const SessionConfig& config)
   // The config's key spans need not outlive the channel.
   config_.session_key = {};
   config_.preauth_hash = {};
-  SessionKeys keys = derive_or_throw(config);
-  const bool client = config.role == Role::kClient;
-  if (config.protection == Protection::kEncrypted) {
-    if (config.dialect != Dialect::kSmb311 && config.cipher != Cipher::kAes128Ccm) {
-      keys.wipe();
-      throw std::invalid_argument("wireseal::smb: 3.0.x encrypts with AES-128-CCM only");
-    }
-    const auto mine = client ? keys.client_to_server_key() : keys.server_to_client_key();
-    const auto peer = client ? keys.server_to_client_key() : keys.client_to_server_key();
-    sealer_.emplace(config.cipher, mine, config.session_id,
-                    TransformSealerOptions{.nonces = config.encryption_nonces,
-                                           .random = config.random,
-                                           .backend = config.backend});
-    opener_.emplace(config.cipher, peer, config.session_id,
-                    TransformOpenerOptions{.backend = config.backend});
-  } else if (config.protection == Protection::kSigned) {
-    signer_.emplace(signing_for(config), keys.signing, config.backend);
-  }
-  keys.wipe();
   out_.resize(message_offset_ + config.max_message_len);
 }
 
@@ -91,8 +49,8 @@ Result<std::span<const std::uint8_t>> SecureChannel::send(const Smb2Header& head
     h.flags |= kFlagSigned;
   }
   static_cast<void>(encode_header(h, outgoing_message()));
-  if (signer_) {
-    if (const Status s = signer_->sign(outgoing_message().first(kHeaderSize + body_len)); !s) {
+  if (config_.protection == Protection::kSigned) {
+    if (const Status s = security_.sign(outgoing_message().first(kHeaderSize + body_len)); !s) {
       return s.error();
     }
   }
@@ -118,17 +76,9 @@ Result<std::span<const std::uint8_t>> SecureChannel::send_chain(std::size_t chai
   if (chain_len < kHeaderSize || chain_len > config_.max_message_len) {
     return Error::kInvalidArgument;
   }
-  if (signer_) {
-    // §3.2.4.1.4: each member of a compound request is signed on its own.
-    ChainCursor cursor(outgoing_message().first(chain_len));
-    while (!cursor.done()) {
-      const Result<std::span<std::uint8_t>> member = cursor.next();
-      if (!member) {
-        return member.error();
-      }
-      if (const Status s = signer_->sign(*member); !s) {
-        return s.error();
-      }
+  if (config_.protection == Protection::kSigned) {
+    if (const Status s = security_.sign_chain(outgoing_message().first(chain_len)); !s) {
+      return s.error();
     }
   }
   return finish(chain_len, {});
@@ -137,9 +87,9 @@ Result<std::span<const std::uint8_t>> SecureChannel::send_chain(std::size_t chai
 Result<std::span<const std::uint8_t>> SecureChannel::finish(
     std::size_t message_len, std::span<const std::uint8_t> /*external*/) noexcept {
   std::size_t frame_len = message_len;
-  if (sealer_) {
+  if (config_.protection == Protection::kEncrypted) {
     const Result<std::size_t> sealed =
-        sealer_->seal(std::span<std::uint8_t>(out_).subspan(kFramePrefixSize), message_len);
+        security_.seal(std::span<std::uint8_t>(out_).subspan(kFramePrefixSize), message_len);
     if (!sealed) {
       return sealed.error();
     }
@@ -165,11 +115,10 @@ Result<std::optional<Incoming>> SecureChannel::receive() noexcept {
   ++counters_.received;
   const std::span<std::uint8_t> bytes = **frame;
   if (is_transform_message(bytes)) {
-    if (!opener_) {
-      counters_.dropped.count(Error::kAuthFailed);  // encrypted, but the session has no keys
-      return Error::kAuthFailed;
-    }
-    const Result<std::span<std::uint8_t>> plain = opener_->open(bytes);
+    const Result<std::span<std::uint8_t>> plain =
+        config_.protection == Protection::kEncrypted
+            ? security_.open(bytes)
+            : Result<std::span<std::uint8_t>>(Error::kAuthFailed);  // not an encrypting session
     if (!plain) {
       counters_.dropped.count(plain.error());
       return plain.error();
@@ -178,7 +127,7 @@ Result<std::optional<Incoming>> SecureChannel::receive() noexcept {
     chain_encrypted_ = true;
     return next_in_chain();
   }
-  if (opener_) {
+  if (config_.protection == Protection::kEncrypted) {
     // §3.2.5.1.1 / §3.3.5.2.1: once a session encrypts, unencrypted messages are refused.
     counters_.dropped.count(Error::kAuthFailed);
     return Error::kAuthFailed;
@@ -200,16 +149,12 @@ Result<std::optional<Incoming>> SecureChannel::next_in_chain() noexcept {
     counters_.dropped.count(Error::kMalformed);
     return Error::kMalformed;
   }
-  if (signer_) {
-    // §3.2.5.1.3: verify before acting on anything in the message; the signature also binds
-    // the SessionId, checked so a message signed for another session cannot be spliced in.
-    const Error rejected = header->session_id != config_.session_id ? Error::kWrongContext
-                           : !signer_->verify(*message)             ? Error::kAuthFailed
-                                                                    : Error{};
-    if (rejected != Error{}) {
+  if (config_.protection == Protection::kSigned) {
+    // §3.2.5.1.3: verify before acting on anything in the message.
+    if (const Status verified = security_.verify(*message); !verified) {
       chain_ = ChainCursor();
-      counters_.dropped.count(rejected);
-      return rejected;
+      counters_.dropped.count(verified.error());
+      return verified.error();
     }
   }
   return std::optional<Incoming>{

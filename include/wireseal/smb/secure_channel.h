@@ -38,31 +38,12 @@
 #include "wireseal/smb/framing.h"
 #include "wireseal/smb/header.h"
 #include "wireseal/smb/keys.h"
+#include "wireseal/smb/session_config.h"
+#include "wireseal/smb/session_security.h"
 #include "wireseal/smb/signing.h"
 #include "wireseal/smb/transform.h"
 
 namespace wireseal::smb {
-
-enum class Role : std::uint8_t { kClient, kServer };
-enum class Protection : std::uint8_t { kNone, kSigned, kEncrypted };
-
-struct SessionConfig {
-  Role role = Role::kClient;
-  Protection protection = Protection::kEncrypted;
-  Dialect dialect = Dialect::kSmb311;
-  Cipher cipher = Cipher::kAes128Gcm;                     // kEncrypted
-  SigningAlgorithm signing = SigningAlgorithm::kAesGmac;  // kSigned (2.x: HMAC-SHA256 forced)
-  std::uint64_t session_id = 0;
-  std::span<const std::uint8_t> session_key;   // 16 bytes (32 for AES-256 ciphers)
-  std::span<const std::uint8_t> preauth_hash;  // 64 bytes for 3.1.1
-  std::size_t max_message_len = 1 << 20;       // largest message or compound chain, each way
-  // kEncrypted: the nonce source of this side's encryption key. Every channel of one session
-  // (multichannel, MS-SMB2 §3.2.4.1.7) seals with the same key, so they must share one: pass
-  // the first channel's encryption_nonces() to the others. Null: this channel makes its own.
-  std::shared_ptr<TransformNonces> encryption_nonces;
-  RandomSource random = system_random();
-  crypto::Backend backend = crypto::Backend::kAuto;
-};
 
 // Incoming is one received message: a view into the channel's receive buffer, valid until the
 // next read_space() call.
@@ -71,15 +52,6 @@ struct Incoming {
   std::span<std::uint8_t> message;  // header and body (a compound member: up to NextCommand)
   std::span<std::uint8_t> body;     // message without its 64-byte header
   bool encrypted = false;
-};
-
-// ChannelCounters count messages sent and received, and received messages dropped by reason:
-// dropped.auth for a bad tag or signature or missing protection, dropped.wrong_context for
-// another SessionId, dropped.replay (ClientEngine) for a response with no request in flight.
-struct ChannelCounters {
-  std::uint64_t sent = 0;
-  std::uint64_t received = 0;
-  DropCounters dropped;
 };
 
 class SecureChannel {
@@ -95,7 +67,7 @@ class SecureChannel {
   // encryption_nonces is the nonce source of the key this channel seals with (kEncrypted;
   // null otherwise): give it to the SessionConfig of every further channel of the session.
   std::shared_ptr<TransformNonces> encryption_nonces() const noexcept {
-    return sealer_ ? sealer_->nonces() : nullptr;
+    return config_.protection == Protection::kEncrypted ? security_.encryption_nonces() : nullptr;
   }
   // overhead is the frame bytes around a message: 4, plus 52 when encrypted.
   std::size_t overhead() const noexcept { return message_offset_; }
@@ -147,9 +119,7 @@ class SecureChannel {
   Result<std::optional<Incoming>> next_in_chain() noexcept;
 
   SessionConfig config_;
-  std::optional<TransformSealer> sealer_;
-  std::optional<TransformOpener> opener_;
-  std::optional<Signer> signer_;
+  SessionSecurity security_;
   std::vector<std::uint8_t> out_;
   std::size_t message_offset_;
   MessagePump pump_;

@@ -7,6 +7,7 @@
 #include "support/alloc_counter.h"
 #include "wireseal/io/pipe.h"
 #include "wireseal/smb/client_engine.h"
+#include "wireseal/smb/secure_channel.h"
 
 namespace wireseal::smb {
 namespace {

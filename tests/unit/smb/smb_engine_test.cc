@@ -14,6 +14,7 @@
 #include "wireseal/io/socket.h"
 #include "wireseal/smb/client_engine.h"
 #include "wireseal/smb/framing.h"
+#include "wireseal/smb/secure_channel.h"
 
 namespace wireseal::smb {
 namespace {
