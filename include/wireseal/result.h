@@ -34,6 +34,8 @@ enum class Error : std::uint8_t {
   kOutOfMemory,         // set-up (a create() factory) could not allocate
   kTimedOut,            // the peer did not answer within the time allowed (a handshake)
   kPeerAlert,           // the peer ended the association with a fatal alert
+  kPeerRefused,         // the peer answered with an error status (an SMB NTSTATUS)
+  kClosed,              // the peer closed the connection
 };
 
 // ErrorOrigin says who has to act on an error. kPeer: the input bytes were bad (malformed,
@@ -50,6 +52,8 @@ constexpr ErrorOrigin error_origin(Error error) noexcept {
     case Error::kWrongContext:
     case Error::kTimedOut:
     case Error::kPeerAlert:
+    case Error::kPeerRefused:
+    case Error::kClosed:
       return ErrorOrigin::kPeer;
     default:
       return ErrorOrigin::kCaller;

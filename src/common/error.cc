@@ -34,6 +34,10 @@ const char* to_string(Error error) noexcept {
       return "timed out";
     case Error::kPeerAlert:
       return "fatal alert from the peer";
+    case Error::kPeerRefused:
+      return "refused by the peer";
+    case Error::kClosed:
+      return "connection closed by the peer";
   }
   return "unknown error";
 }

@@ -2,12 +2,14 @@
 #include "wireseal/io/socket.h"
 
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -29,6 +31,17 @@ sockaddr_in loopback(std::uint16_t port) noexcept {
 void set_nodelay(int fd) noexcept {
   const int one = 1;
   static_cast<void>(setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one));
+}
+
+// os_error is the Error of a failed recv or send.
+Error os_error(int e) noexcept {
+  if (e == EAGAIN || e == EWOULDBLOCK) {
+    return Error::kTimedOut;
+  }
+  if (e == ECONNRESET || e == EPIPE) {
+    return Error::kClosed;
+  }
+  return Error::kBadState;
 }
 
 }  // namespace
@@ -67,6 +80,45 @@ TcpStream TcpStream::connect_loopback(std::uint16_t port) {
   return stream;
 }
 
+TcpStream TcpStream::connect(const std::string& host, std::uint16_t port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string service = std::to_string(port);
+  if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
+    throw std::system_error(std::make_error_code(std::errc::host_unreachable),
+                            "resolve " + host + ": " + ::gai_strerror(rc));
+  }
+  int last = ECONNREFUSED;
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) {
+      last = errno;
+      continue;
+    }
+    if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+      ::freeaddrinfo(found);
+      set_nodelay(fd);
+      return TcpStream(fd);
+    }
+    last = errno;
+    ::close(fd);
+  }
+  ::freeaddrinfo(found);
+  errno = last;
+  throw_errno("connect");
+}
+
+void TcpStream::set_timeout(std::chrono::milliseconds limit) noexcept {
+  const auto ms = limit.count();
+  timeval tv{};
+  tv.tv_sec = static_cast<decltype(tv.tv_sec)>(ms / 1000);
+  tv.tv_usec = static_cast<decltype(tv.tv_usec)>((ms % 1000) * 1000);
+  static_cast<void>(setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv));
+  static_cast<void>(setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv));
+}
+
 Result<std::size_t> TcpStream::read(std::span<std::uint8_t> out) noexcept {
   for (;;) {
     const ssize_t n = ::recv(fd_, out.data(), out.size(), 0);
@@ -75,7 +127,7 @@ Result<std::size_t> TcpStream::read(std::span<std::uint8_t> out) noexcept {
     }
     if (errno != EINTR) {
       last_errno_ = errno;
-      return Error::kBadState;
+      return os_error(errno);
     }
   }
 }
@@ -88,7 +140,7 @@ Status TcpStream::write_all(std::span<const std::uint8_t> data) noexcept {
         continue;
       }
       last_errno_ = errno;
-      return Error::kBadState;
+      return os_error(errno);
     }
     data = data.subspan(static_cast<std::size_t>(n));
   }

@@ -96,7 +96,11 @@ Protection Connection::protection_for(const Request& request,
   if (s == nullptr) {
     return Protection::kNone;  // NEGOTIATE, or SESSION_SETUP before the session has keys
   }
-  return request.encrypt ? Protection::kEncrypted : s->protection();
+  if (request.encrypt) {
+    return Protection::kEncrypted;
+  }
+  return request.sign && s->protection() == Protection::kNone ? Protection::kSigned
+                                                              : s->protection();
 }
 
 Result<std::uint64_t> Connection::add(const Request& request, std::size_t body_len) noexcept {

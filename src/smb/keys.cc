@@ -52,14 +52,15 @@ Result<SessionKeys> derive_session_keys(Dialect dialect, Cipher cipher,
     return keys;
   }
   keys.cipher_key_len = info(cipher).key_len;
-  // The cipher keys of AES-256 come from the full session key (32 bytes with Kerberos);
-  // everything else from the 16-byte SessionKey.
+  // The cipher keys of AES-256 come from the full session key: 32 bytes with Kerberos, the
+  // 16-byte SessionKey itself with NTLM (it has no longer key); everything else from the
+  // 16-byte SessionKey.
   std::span<const std::uint8_t> cipher_kdk = session_key_128;
   if (aes256) {
-    if (dialect != Dialect::kSmb311 || session_key.size() < 32) {
+    if (dialect != Dialect::kSmb311) {
       return Error::kInvalidArgument;
     }
-    cipher_kdk = session_key.first(32);
+    cipher_kdk = session_key.first(std::min<std::size_t>(session_key.size(), 32));
   }
   const std::span<std::uint8_t> c2s =
       std::span<std::uint8_t>(keys.client_to_server).first(keys.cipher_key_len);

@@ -17,6 +17,8 @@ constexpr wireseal::cli::Subcommand kSubcommands[] = {
      &wireseal::cli::set_up_dtls},
     {"srtp", "SRTP tools: protect or unprotect the RTP/RTCP packets of a capture (SDES/hex keys)",
      &wireseal::cli::set_up_srtp},
+    {"smb", "SMB 3.x client: ls, get, put, rm, mkdir, cat on a server share (encrypted, signed)",
+     &wireseal::cli::set_up_smb},
 };
 
 }  // namespace

@@ -20,5 +20,6 @@ Run set_up_bench(CLI::App& command);
 Run set_up_version(CLI::App& command);
 Run set_up_dtls(CLI::App& command);
 Run set_up_srtp(CLI::App& command);
+Run set_up_smb(CLI::App& command);
 
 }  // namespace wireseal::cli

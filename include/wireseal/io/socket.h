@@ -6,18 +6,22 @@
 // last_errno(). Sockets are move-only and closed by their destructor. TCP_NODELAY is set, as
 // SMB clients do, so small requests are not delayed behind Nagle's algorithm.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "wireseal/result.h"
+#include "wireseal/smb/transport.h"
 
 namespace wireseal::io {
 
-class TcpStream {
+// TcpStream is the SMB client's Transport over TCP.
+class TcpStream final : public smb::Transport {
  public:
   TcpStream() noexcept = default;
-  ~TcpStream();
+  ~TcpStream() override;
   TcpStream(TcpStream&& other) noexcept;
   TcpStream& operator=(TcpStream&& other) noexcept;
   TcpStream(const TcpStream&) = delete;
@@ -25,11 +29,19 @@ class TcpStream {
 
   // connect_loopback connects to 127.0.0.1:`port`.
   static TcpStream connect_loopback(std::uint16_t port);
+  // connect resolves `host` (a name or an IPv4/IPv6 address) and connects to the first
+  // address that answers.
+  static TcpStream connect(const std::string& host, std::uint16_t port);
 
-  // read reads up to out.size() bytes; 0 means the peer closed the stream.
-  Result<std::size_t> read(std::span<std::uint8_t> out) noexcept;
+  // set_timeout bounds every later read and write: one that makes no progress for `limit`
+  // fails with kTimedOut (0: wait forever).
+  void set_timeout(std::chrono::milliseconds limit) noexcept;
+
+  // read reads up to out.size() bytes; 0 means the peer closed the stream. kTimedOut after
+  // the timeout, kClosed for a reset connection, kBadState for other OS errors.
+  Result<std::size_t> read(std::span<std::uint8_t> out) noexcept override;
   // write_all writes every byte of `data` (retrying short writes and EINTR).
-  Status write_all(std::span<const std::uint8_t> data) noexcept;
+  Status write_all(std::span<const std::uint8_t> data) noexcept override;
 
   bool is_open() const noexcept { return fd_ >= 0; }
   int last_errno() const noexcept { return last_errno_; }

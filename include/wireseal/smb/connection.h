@@ -61,6 +61,9 @@ struct Request {
   // encrypt asks for encryption (a share that encrypts) even where the session's floor does
   // not; kBadState from flush when the session cannot encrypt.
   bool encrypt = false;
+  // sign asks for a signature where the session does not sign everything (validate-negotiate
+  // must be signed, §3.2.5.14.12).
+  bool sign = false;
 };
 
 // Response is a matched final response: views into the connection's receive buffer, valid

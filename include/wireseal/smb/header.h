@@ -76,6 +76,13 @@ struct Smb2Header {
   bool is_signed() const noexcept { return (flags & kFlagSigned) != 0; }
 };
 
+// FileId is the 16-byte handle of an open file (MS-SMB2 §2.2.14.1).
+struct FileId {
+  std::uint64_t persistent = 0;
+  std::uint64_t volatile_id = 0;
+  friend bool operator==(const FileId&, const FileId&) = default;
+};
+
 // encode_header writes `header` into out[0, 64) (ProtocolId 0xFE 'S' 'M' 'B', StructureSize
 // 64). Returns kBufferTooSmall (writing nothing) when out holds fewer than 64 bytes.
 Status encode_header(const Smb2Header& header, std::span<std::uint8_t> out) noexcept;

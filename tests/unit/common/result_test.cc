@@ -40,7 +40,7 @@ TEST(Result, HoldsAValueOrAnError) {
 }
 
 TEST(Result, EveryErrorSurvivesEveryTagWidth) {
-  for (int e = static_cast<int>(Error::kBufferTooSmall); e <= static_cast<int>(Error::kPeerAlert);
+  for (int e = static_cast<int>(Error::kBufferTooSmall); e <= static_cast<int>(Error::kClosed);
        ++e) {
     const auto error = static_cast<Error>(e);
     const Result<std::uint64_t> wide = error;
@@ -92,7 +92,8 @@ TEST(Result, NonTrivialValuesAreCopiedMovedAndDestroyed) {
 TEST(Error, EveryErrorHasANameAndAnOrigin) {
   // Peer errors are about the input bytes; everything else is the caller's to fix.
   const Error peer[] = {Error::kMalformed,    Error::kAuthFailed, Error::kReplay,
-                        Error::kWrongContext, Error::kTimedOut,   Error::kPeerAlert};
+                        Error::kWrongContext, Error::kTimedOut,   Error::kPeerAlert,
+                        Error::kPeerRefused,  Error::kClosed};
   const Error caller[] = {Error::kBufferTooSmall,    Error::kAliasing,  Error::kInvalidArgument,
                           Error::kSequenceExhausted, Error::kKeyLimit,  Error::kUnsupported,
                           Error::kBadState,          Error::kTableFull, Error::kOutOfMemory};
@@ -104,7 +105,7 @@ TEST(Error, EveryErrorHasANameAndAnOrigin) {
     EXPECT_EQ(error_origin(e), ErrorOrigin::kCaller) << to_string(e);
     EXPECT_STRNE(to_string(e), "unknown error");
   }
-  EXPECT_EQ(std::size(peer) + std::size(caller), static_cast<std::size_t>(Error::kPeerAlert));
+  EXPECT_EQ(std::size(peer) + std::size(caller), static_cast<std::size_t>(Error::kClosed));
 }
 
 TEST(DropCounters, CountEachReasonInItsOwnCounter) {

@@ -102,8 +102,15 @@ TEST(SmbKdf, RejectsBadInputs) {
   const Bytes pre(64, 2);
   EXPECT_EQ(derive_session_keys(Dialect::kSmb311, Cipher::kAes128Gcm, sk, {}).error(),
             Error::kInvalidArgument);
-  EXPECT_EQ(derive_session_keys(Dialect::kSmb311, Cipher::kAes256Gcm, sk, pre).error(),
-            Error::kInvalidArgument);  // AES-256 needs the 32-byte full session key
+  EXPECT_EQ(derive_session_keys(Dialect::kSmb302, Cipher::kAes256Gcm, sk, pre).error(),
+            Error::kInvalidArgument);  // AES-256 is a 3.1.1 cipher
+  // NTLM's full session key is its 16-byte session key: AES-256 keys come from those 16 bytes.
+  const Result<SessionKeys> ntlm256 =
+      derive_session_keys(Dialect::kSmb311, Cipher::kAes256Gcm, sk, pre);
+  ASSERT_TRUE(ntlm256);
+  std::array<std::uint8_t, 32> c2s{};
+  ASSERT_TRUE(smb3_kdf(sk, text("SMBC2SCipherKey", 16), pre, c2s));
+  EXPECT_TRUE(std::equal(c2s.begin(), c2s.end(), ntlm256->client_to_server.begin()));
   EXPECT_EQ(derive_session_keys(Dialect::kSmb300, Cipher::kAes128Ccm, Bytes(8, 1)).error(),
             Error::kInvalidArgument);
   const Result<SessionKeys> v2 = derive_session_keys(Dialect::kSmb210, Cipher::kAes128Ccm, sk);

@@ -1,0 +1,73 @@
+// The NTSTATUS values an SMB client meets ([MS-ERREF] §2.3.1), numbers as published.
+#include "wireseal/smb/status.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace wireseal::smb {
+namespace {
+
+struct Named {
+  std::uint32_t status;
+  const char* name;
+};
+
+// Sorted by value for the binary search.
+constexpr Named kNames[] = {
+    {0x00000000, "STATUS_SUCCESS"},
+    {0x00000103, "STATUS_PENDING"},
+    {0x0000010B, "STATUS_NOTIFY_CLEANUP"},
+    {0x0000010C, "STATUS_NOTIFY_ENUM_DIR"},
+    {0x80000005, "STATUS_BUFFER_OVERFLOW"},
+    {0x80000006, "STATUS_NO_MORE_FILES"},
+    {0xC0000001, "STATUS_UNSUCCESSFUL"},
+    {0xC0000002, "STATUS_NOT_IMPLEMENTED"},
+    {0xC0000003, "STATUS_INVALID_INFO_CLASS"},
+    {0xC0000008, "STATUS_INVALID_HANDLE"},
+    {0xC000000D, "STATUS_INVALID_PARAMETER"},
+    {0xC000000F, "STATUS_NO_SUCH_FILE"},
+    {0xC0000010, "STATUS_INVALID_DEVICE_REQUEST"},
+    {0xC0000011, "STATUS_END_OF_FILE"},
+    {0xC0000016, "STATUS_MORE_PROCESSING_REQUIRED"},
+    {0xC0000017, "STATUS_NO_MEMORY"},
+    {0xC0000022, "STATUS_ACCESS_DENIED"},
+    {0xC0000023, "STATUS_BUFFER_TOO_SMALL"},
+    {0xC0000033, "STATUS_OBJECT_NAME_INVALID"},
+    {0xC0000034, "STATUS_OBJECT_NAME_NOT_FOUND"},
+    {0xC0000035, "STATUS_OBJECT_NAME_COLLISION"},
+    {0xC000003A, "STATUS_OBJECT_PATH_NOT_FOUND"},
+    {0xC0000043, "STATUS_SHARING_VIOLATION"},
+    {0xC0000056, "STATUS_DELETE_PENDING"},
+    {0xC000005F, "STATUS_NO_SUCH_LOGON_SESSION"},
+    {0xC000006A, "STATUS_WRONG_PASSWORD"},
+    {0xC000006D, "STATUS_LOGON_FAILURE"},
+    {0xC000006E, "STATUS_ACCOUNT_RESTRICTION"},
+    {0xC0000071, "STATUS_PASSWORD_EXPIRED"},
+    {0xC0000072, "STATUS_ACCOUNT_DISABLED"},
+    {0xC000007F, "STATUS_DISK_FULL"},
+    {0xC00000BA, "STATUS_FILE_IS_A_DIRECTORY"},
+    {0xC00000BB, "STATUS_NOT_SUPPORTED"},
+    {0xC00000C9, "STATUS_NETWORK_NAME_DELETED"},
+    {0xC00000CC, "STATUS_BAD_NETWORK_NAME"},
+    {0xC0000101, "STATUS_DIRECTORY_NOT_EMPTY"},
+    {0xC0000103, "STATUS_NOT_A_DIRECTORY"},
+    {0xC0000120, "STATUS_CANCELLED"},
+    {0xC0000128, "STATUS_FILE_CLOSED"},
+    {0xC000015B, "STATUS_LOGON_TYPE_NOT_GRANTED"},
+    {0xC0000184, "STATUS_INVALID_DEVICE_STATE"},
+    {0xC0000203, "STATUS_USER_SESSION_DELETED"},
+    {0xC0000205, "STATUS_INSUFF_SERVER_RESOURCES"},
+    {0xC0000225, "STATUS_NOT_FOUND"},
+    {0xC000035C, "STATUS_NETWORK_SESSION_EXPIRED"},
+    {0xC000A000, "STATUS_INVALID_SIGNATURE"},
+};
+
+}  // namespace
+
+const char* status_name(std::uint32_t status) noexcept {
+  const auto* it = std::lower_bound(std::begin(kNames), std::end(kNames), status,
+                                    [](const Named& n, std::uint32_t s) { return n.status < s; });
+  return it != std::end(kNames) && it->status == status ? it->name : nullptr;
+}
+
+}  // namespace wireseal::smb
