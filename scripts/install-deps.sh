@@ -14,6 +14,7 @@ packages=(
   gnutls-bin                    # gnutls-serv/gnutls-cli: second DTLS peer for the handshake engine
   tshark                        # Wireshark's dissector: decrypts our DTLS records with our key log
   valgrind                      # constant-time validation (tests/ct) and callgrind profiles
+  samba smbclient               # Samba's smbd and smbclient: the SMB client's interop peer and baseline
 )
 
 missing=()

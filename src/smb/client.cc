@@ -338,7 +338,11 @@ Result<Tree> Client::tree_connect(std::string_view share) {
   if (!n) {
     return n.error();
   }
-  const Result<Response> resp = round_trip(request(Command::kTreeConnect, nullptr), *n);
+  // §3.2.4.2.4: a 3.1.1 client signs TREE_CONNECT even on a session that signs nothing else
+  // (and the server signs its answer), so the session's keys prove the tree is ours.
+  Request r = request(Command::kTreeConnect, nullptr);
+  r.sign = dialect_ == Dialect::kSmb311;
+  const Result<Response> resp = round_trip(r, *n);
   if (!resp) {
     return resp.error();
   }
@@ -403,9 +407,9 @@ Status Client::validate_negotiate(const Tree& tree) {
     return fail(refused(*resp).error());
   }
   const Result<ValidateNegotiate> got = parse_validate_negotiate(resp->message);
-  if (!got || !resp->header.is_signed() || got->capabilities != server_capabilities_ ||
-      got->guid != server_guid_ || got->security_mode != server_security_mode_ ||
-      got->dialect != dialect_) {
+  // The request was signed or sealed, and Connection holds its response to the same.
+  if (!got || got->capabilities != server_capabilities_ || got->guid != server_guid_ ||
+      got->security_mode != server_security_mode_ || got->dialect != dialect_) {
     return fail(Error::kAuthFailed);
   }
   validated_ = true;

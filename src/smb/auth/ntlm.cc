@@ -312,8 +312,8 @@ constexpr std::uint32_t kAuthenticateType = 3;
 // and key exchange, and the server's target info (for the NTLMv2 response and MsvAvTimestamp).
 // No SEAL (SMB encrypts by itself), no LM_KEY, no OEM strings.
 constexpr std::uint32_t kClientFlags =
-    ntlm::kNegotiateUnicode | ntlm::kRequestTarget | ntlm::kNegotiateSign |
-    ntlm::kNegotiateNtlm | ntlm::kNegotiateAlwaysSign | ntlm::kNegotiateExtendedSessionSecurity |
+    ntlm::kNegotiateUnicode | ntlm::kRequestTarget | ntlm::kNegotiateSign | ntlm::kNegotiateNtlm |
+    ntlm::kNegotiateAlwaysSign | ntlm::kNegotiateExtendedSessionSecurity |
     ntlm::kNegotiateTargetInfo | ntlm::kNegotiateVersion | ntlm::kNegotiate128 |
     ntlm::kNegotiateKeyExch | ntlm::kNegotiate56;
 
@@ -470,8 +470,8 @@ struct AuthenticateFields {
 
 // build_authenticate lays out AUTHENTICATE_MESSAGE (§2.2.1.3) with VERSION and a zero MIC.
 Result<Bytes> build_authenticate(const AuthenticateFields& f) {
-  const ByteSpan payload[] = {f.domain, f.user, f.workstation, f.lm_response, f.nt_response,
-                              f.encrypted_session_key};
+  const ByteSpan payload[] = {f.domain,      f.user,        f.workstation,
+                              f.lm_response, f.nt_response, f.encrypted_session_key};
   std::size_t total = kAuthenticateHeaderSize;
   for (const ByteSpan part : payload) {
     if (part.size() > kMaxField) {
@@ -564,10 +564,11 @@ Status nt_owf_v2(std::string_view user, std::string_view domain, std::string_vie
   }
 }
 
-Result<Ntlmv2Response> ntlmv2_response(std::span<const std::uint8_t, kKeySize> response_key_nt,
-                                       std::span<const std::uint8_t, kChallengeSize> server_challenge,
-                                       std::span<const std::uint8_t, kChallengeSize> client_challenge,
-                                       std::uint64_t timestamp, std::span<const std::uint8_t> server_name) {
+Result<Ntlmv2Response> ntlmv2_response(
+    std::span<const std::uint8_t, kKeySize> response_key_nt,
+    std::span<const std::uint8_t, kChallengeSize> server_challenge,
+    std::span<const std::uint8_t, kChallengeSize> client_challenge, std::uint64_t timestamp,
+    std::span<const std::uint8_t> server_name) {
   // temp = RespType 1 || HiRespType 1 || Z(6) || Time || ClientChallenge || Z(4) ||
   //        ServerName || Z(4)
   constexpr std::size_t kProofSize = 16;
@@ -688,8 +689,9 @@ Status MessageSecurity::mac(std::span<const std::uint8_t> message,
   return {};
 }
 
-Status MessageSecurity::finish_signature(std::span<std::uint8_t, 8> checksum,
-                                         std::span<std::uint8_t, kSignatureSize> signature) noexcept {
+Status MessageSecurity::finish_signature(
+    std::span<std::uint8_t, 8> checksum,
+    std::span<std::uint8_t, kSignatureSize> signature) noexcept {
   // §3.4.4.2: with key exchange the checksum is encrypted with the sealing handle.
   if (key_exch_) {
     if (Status s = handle_->apply(checksum, checksum); !s) {
@@ -925,10 +927,10 @@ Result<std::vector<std::uint8_t>> NtlmClient::respond(std::span<const std::uint8
       return s.error();
     }
     // mechListMIC (RFC 4178 §5): the client's NTLM signature, sequence 0, over mechTypes.
-    Result<ntlm::MessageSecurity> client_to_server = ntlm::MessageSecurity::create(
-        exported.bytes, ntlm::Direction::kClientToServer, flags);
-    Result<ntlm::MessageSecurity> verifier = ntlm::MessageSecurity::create(
-        exported.bytes, ntlm::Direction::kServerToClient, flags);
+    Result<ntlm::MessageSecurity> client_to_server =
+        ntlm::MessageSecurity::create(exported.bytes, ntlm::Direction::kClientToServer, flags);
+    Result<ntlm::MessageSecurity> verifier =
+        ntlm::MessageSecurity::create(exported.bytes, ntlm::Direction::kServerToClient, flags);
     if (!client_to_server || !verifier) {
       return (client_to_server ? verifier.error() : client_to_server.error());
     }
