@@ -195,7 +195,18 @@ struct ProgressBar {
   }
 };
 
-constexpr std::size_t kSegment = 64 << 20;  // bytes held in memory per step of get/put
+// kSegment is how much of a file get/put hold in memory at once: several windows of chunks, so
+// the pipeline drains rarely, yet small enough that its pages are reused rather than faulted in
+// for the whole file.
+constexpr std::size_t kSegment = 32 << 20;
+
+// Buffer is file data in transit: not zero-filled, since every byte is written before use.
+struct Buffer {
+  explicit Buffer(std::size_t n) : bytes(new std::uint8_t[n]), size(n) {}
+  std::span<std::uint8_t> span() const { return {bytes.get(), size}; }
+  std::unique_ptr<std::uint8_t[]> bytes;
+  std::size_t size;
+};
 
 struct Transfer {
   std::uint64_t bytes = 0;
@@ -265,7 +276,8 @@ Transfer put(smb::Client& client, const smb::Tree& tree, const SmbUrl& u, const 
     std::rewind(in);
   }
   const smb::File f = must(client.open(tree, u.path, smb::OpenMode::kWrite), &client, "create");
-  std::vector<std::uint8_t> buffer(kSegment);
+  const Buffer segment(kSegment);
+  const std::span<std::uint8_t> buffer = segment.span();
   Transfer t;
   for (bool first = true;; first = false) {
     const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), in);
@@ -275,7 +287,7 @@ Transfer put(smb::Client& client, const smb::Tree& tree, const SmbUrl& u, const 
     if (bar != nullptr) {
       bar->base = t.bytes;
     }
-    must(client.write(f, t.bytes, std::span(buffer).first(n),
+    must(client.write(f, t.bytes, buffer.first(n),
                       smb::Progress{bar != nullptr ? &ProgressBar::report : nullptr, bar}),
          &client, "write");
     t.bytes += n;
