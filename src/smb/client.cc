@@ -41,7 +41,7 @@ std::uint16_t credit_charge(std::size_t len) {
 // Pending is one chunk of a pipelined read or write.
 struct Client::Pending {
   std::uint64_t message_id = 0;
-  std::size_t at = 0;  // offset in the caller's buffer
+  std::uint64_t at = 0;  // offset from the start of the transfer
   std::uint32_t length = 0;
   bool used = false;
 };
@@ -488,16 +488,16 @@ Status Client::flush(const File& file) {
 // than asked). A refused chunk stops new ones, and the ones in flight are still drained, so the
 // connection stays usable; the first refusal is the result.
 template <class Issue, class Complete>
-Status Client::pipeline(std::size_t& end, Issue&& issue, Complete&& complete) noexcept {
+Status Client::pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) noexcept {
   std::array<Pending, kMaxWindow> pending{};
   const std::size_t window = std::clamp<std::size_t>(config_.window, 1, kMaxWindow);
-  std::size_t issued = 0;
+  std::uint64_t issued = 0;
   std::size_t in_flight = 0;
   bool sent_any = false;  // one request even for 0 bytes: an empty file is written too
   Status outcome;
   for (;;) {
     while (outcome && (issued < end || !sent_any) && in_flight < window) {
-      const auto len = static_cast<std::uint32_t>(std::min<std::size_t>(chunk_, end - issued));
+      const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_, end - issued));
       const std::uint16_t charge = large_mtu_ ? credit_charge(len) : 1;
       if (connection_.credits() < charge) {
         if (in_flight == 0) {
@@ -542,16 +542,16 @@ Status Client::pipeline(std::size_t& end, Issue&& issue, Complete&& complete) no
   }
 }
 
-Result<std::size_t> Client::read(const File& file, std::uint64_t offset,
-                                 std::span<std::uint8_t> out, Progress progress) noexcept {
-  if (out.empty()) {
-    return std::size_t{0};
+Result<std::uint64_t> Client::read_to(const File& file, std::uint64_t offset, std::uint64_t length,
+                                      ReadSink sink, Progress progress) noexcept {
+  if (length == 0) {
+    return std::uint64_t{0};
   }
-  std::size_t end = out.size();
+  std::uint64_t end = length;
   std::uint64_t done = 0;
   const Status s = pipeline(
       end,
-      [&](std::size_t at, std::uint32_t len, std::uint16_t charge) -> Result<std::uint64_t> {
+      [&](std::uint64_t at, std::uint32_t len, std::uint16_t charge) -> Result<std::uint64_t> {
         const Result<std::size_t> n =
             encode_read(ReadRequest{file.id, offset + at, len, 0}, connection_.request_body());
         return n ? send_one(request(Command::kRead, &file.tree, charge), *n) : n.error();
@@ -568,10 +568,12 @@ Result<std::size_t> Client::read(const File& file, std::uint64_t offset,
         if (!data || data->size() > chunk.length) {
           return fail(Error::kMalformed);
         }
-        // The one copy of the data: from the decrypted response into the caller's buffer.
-        std::memcpy(out.data() + chunk.at, data->data(), data->size());
         if (data->size() < chunk.length) {
           end = std::min(end, chunk.at + data->size());  // a short read: the end of the file
+        }
+        // The data goes to the sink straight from the decrypted response.
+        if (const Status consumed = sink.consume(sink.context, chunk.at, *data); !consumed) {
+          return consumed;
         }
         done += data->size();
         if (progress.report != nullptr) {
@@ -585,20 +587,25 @@ Result<std::size_t> Client::read(const File& file, std::uint64_t offset,
   return end;
 }
 
-Result<std::size_t> Client::write(const File& file, std::uint64_t offset,
-                                  std::span<const std::uint8_t> data, Progress progress) noexcept {
-  std::size_t end = data.size();
+Result<std::uint64_t> Client::write_from(const File& file, std::uint64_t offset,
+                                         std::uint64_t length, WriteSource source,
+                                         Progress progress) noexcept {
+  std::uint64_t end = length;
   std::uint64_t acknowledged = 0;
   const Status s = pipeline(
       end,
-      [&](std::size_t at, std::uint32_t len, std::uint16_t charge) -> Result<std::uint64_t> {
+      [&](std::uint64_t at, std::uint32_t len, std::uint16_t charge) -> Result<std::uint64_t> {
         const std::span<std::uint8_t> body = connection_.request_body();
         const Result<std::size_t> n = encode_write(WriteRequest{file.id, offset + at, len}, body);
         if (!n) {
           return n.error();
         }
-        // The one copy of the data: into the request, where it is sealed in place.
-        std::memcpy(body.data() + kWriteDataOffset, data.data() + at, len);
+        // The source fills the request in place, where the data is then sealed.
+        if (const Status produced =
+                source.produce(source.context, at, body.subspan(kWriteDataOffset, len));
+            !produced) {
+          return produced.error();
+        }
         return send_one(request(Command::kWrite, &file.tree, charge), *n);
       },
       [&](const Pending& chunk, const Response& resp) -> Status {
@@ -623,7 +630,34 @@ Result<std::size_t> Client::write(const File& file, std::uint64_t offset,
   if (!s) {
     return s.error();
   }
-  return static_cast<std::size_t>(acknowledged);
+  return acknowledged;
+}
+
+Result<std::size_t> Client::read(const File& file, std::uint64_t offset,
+                                 std::span<std::uint8_t> out, Progress progress) noexcept {
+  const ReadSink into_span{
+      [](void* context, std::uint64_t at, std::span<const std::uint8_t> data) noexcept -> Status {
+        std::memcpy(static_cast<std::uint8_t*>(context) + at, data.data(), data.size());
+        return {};
+      },
+      out.data()};
+  const Result<std::uint64_t> n = read_to(file, offset, out.size(), into_span, progress);
+  return n ? Result<std::size_t>(static_cast<std::size_t>(*n)) : n.error();
+}
+
+Result<std::size_t> Client::write(const File& file, std::uint64_t offset,
+                                  std::span<const std::uint8_t> data, Progress progress) noexcept {
+  struct From {
+    const std::uint8_t* data;
+  } from{data.data()};
+  const WriteSource from_span{
+      [](void* context, std::uint64_t at, std::span<std::uint8_t> out) noexcept -> Status {
+        std::memcpy(out.data(), static_cast<const From*>(context)->data + at, out.size());
+        return {};
+      },
+      &from};
+  const Result<std::uint64_t> n = write_from(file, offset, data.size(), from_span, progress);
+  return n ? Result<std::size_t>(static_cast<std::size_t>(*n)) : n.error();
 }
 
 // --- compounds: CREATE, one operation on the new handle, CLOSE — one round trip (§3.2.4.1.4)

@@ -40,15 +40,33 @@ std::span<std::uint8_t> MessagePump::read_space() noexcept {
   if (failed_) {
     return {};
   }
-  // Move the unread tail to the front only when the free space could not hold the rest of
-  // the current frame: whole messages are never moved, and a partial one at most once.
-  const std::size_t frame_room = kFramePrefixSize + max_message_len_;
   if (begin_ == end_) {
     begin_ = end_ = 0;
-  } else if (buffer_.size() - begin_ < frame_room) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
+  }
+  // The frame being received: its end once its prefix is in, else as large as any frame.
+  std::size_t frame_end = begin_ + kFramePrefixSize + max_message_len_;
+  const std::size_t available = end_ - begin_;
+  if (available >= kFramePrefixSize) {
+    const Result<std::size_t> len =
+        decode_frame_prefix(std::span(buffer_).subspan(begin_, available));
+    if (len && *len <= max_message_len_) {
+      frame_end = begin_ + kFramePrefixSize + *len;
+    }
+  }
+  // Move the unread tail to the front only when the rest of the current frame would not fit:
+  // whole messages are never moved, a partial one at most once.
+  if (frame_end > buffer_.size()) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, available);
+    frame_end -= begin_;
+    end_ = available;
     begin_ = 0;
+  }
+  // While a large frame is still arriving, read no further than its end: the next frame then
+  // starts at the front of an emptied buffer instead of being moved there later. Small frames
+  // are read many per call.
+  constexpr std::size_t kLargeRemainder = 64 * 1024;
+  if (frame_end > end_ && frame_end - end_ >= kLargeRemainder) {
+    return std::span<std::uint8_t>(buffer_).subspan(end_, frame_end - end_);
   }
   return std::span<std::uint8_t>(buffer_).subspan(end_);
 }

@@ -1,6 +1,8 @@
 // `wireseal smb`: an SMB 3.x client on the command line — ls, get, put, rm, mkdir, cat — over the
 // library's Client on a TCP socket.
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -195,108 +197,140 @@ struct ProgressBar {
   }
 };
 
-// kSegment is how much of a file get/put hold in memory at once: several windows of chunks, so
-// the pipeline drains rarely, yet small enough that its pages are reused rather than faulted in
-// for the whole file.
+// kSegment is how much of a stream (stdin, stdout) is held in memory at once: several windows
+// of chunks, so the pipeline drains rarely. Files on disk need no buffer at all (FileEnd).
 constexpr std::size_t kSegment = 32 << 20;
-
-// Buffer is file data in transit: not zero-filled, since every byte is written before use.
-struct Buffer {
-  explicit Buffer(std::size_t n) : bytes(new std::uint8_t[n]), size(n) {}
-  std::span<std::uint8_t> span() const { return {bytes.get(), size}; }
-  std::unique_ptr<std::uint8_t[]> bytes;
-  std::size_t size;
-};
 
 struct Transfer {
   std::uint64_t bytes = 0;
   double seconds = 0;
 };
 
+// FileEnd is a local file the chunks of a transfer go to or come from, by offset: pwrite and
+// pread straight between the file and the SMB messages, no buffer in between.
+struct FileEnd {
+  int fd;
+  static Status consume(void* context, std::uint64_t at,
+                        std::span<const std::uint8_t> data) noexcept {
+    const int fd = static_cast<FileEnd*>(context)->fd;
+    while (!data.empty()) {
+      const ssize_t n = ::pwrite(fd, data.data(), data.size(), static_cast<off_t>(at));
+      if (n <= 0) {
+        return Error::kBadState;
+      }
+      data = data.subspan(static_cast<std::size_t>(n));
+      at += static_cast<std::uint64_t>(n);
+    }
+    return {};
+  }
+  static Status produce(void* context, std::uint64_t at, std::span<std::uint8_t> out) noexcept {
+    const int fd = static_cast<FileEnd*>(context)->fd;
+    while (!out.empty()) {
+      const ssize_t n = ::pread(fd, out.data(), out.size(), static_cast<off_t>(at));
+      if (n <= 0) {
+        return Error::kBadState;  // the file shrank under us, or a read error
+      }
+      out = out.subspan(static_cast<std::size_t>(n));
+      at += static_cast<std::uint64_t>(n);
+    }
+    return {};
+  }
+};
+
+smb::Progress progress_of(ProgressBar* bar) {
+  return smb::Progress{bar != nullptr ? &ProgressBar::report : nullptr, bar};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 Transfer get(smb::Client& client, const smb::Tree& tree, const SmbUrl& u, const std::string& local,
              ProgressBar* bar) {
   const auto start = std::chrono::steady_clock::now();
-  std::FILE* out = local == "-" ? stdout : std::fopen(local.c_str(), "wb");
-  if (out == nullptr) {
-    throw std::runtime_error("cannot write " + local);
-  }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(out == stdout ? nullptr : out,
-                                                         &std::fclose);
   const smb::FileStat st = must(client.stat(tree, u.path), &client, "stat");
   if (st.directory) {
     throw std::runtime_error(u.path + " is a directory");
   }
-  std::vector<std::uint8_t> buffer(
-      std::min<std::uint64_t>(std::max<std::uint64_t>(st.size, 1), kSegment));
   Transfer t;
-  if (st.size <= client.chunk_size()) {
-    // A small file: CREATE + READ + CLOSE in one round trip.
-    t.bytes = must(
-        client.read_small(tree, u.path, std::span(buffer).first(static_cast<std::size_t>(st.size))),
-        &client, "read");
-    std::fwrite(buffer.data(), 1, static_cast<std::size_t>(t.bytes), out);
+  if (local == "-") {
+    // To stdout: through a buffer, in order. A small file is CREATE + READ + CLOSE in one
+    // round trip.
+    std::vector<std::uint8_t> buffer(
+        static_cast<std::size_t>(std::min<std::uint64_t>(st.size, kSegment)));
+    if (st.size <= client.chunk_size()) {
+      t.bytes = must(client.read_small(tree, u.path, buffer), &client, "read");
+      std::fwrite(buffer.data(), 1, static_cast<std::size_t>(t.bytes), stdout);
+    } else {
+      const smb::File f = must(client.open(tree, u.path, smb::OpenMode::kRead), &client, "open");
+      for (std::size_t n = buffer.size(); n == buffer.size(); t.bytes += n) {
+        n = must(client.read(f, t.bytes, buffer), &client, "read");
+        std::fwrite(buffer.data(), 1, n, stdout);
+      }
+      must(client.close(f), &client, "close");
+    }
+    std::fflush(stdout);
   } else {
+    const int fd = ::open(local.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      throw std::runtime_error("cannot write " + local);
+    }
+    FileEnd out{fd};
     const smb::File f = must(client.open(tree, u.path, smb::OpenMode::kRead), &client, "open");
     if (bar != nullptr) {
       bar->total = f.size;
     }
-    for (;;) {
+    // Ask for the size seen at open; a file that grew is read to its end in further rounds.
+    for (std::uint64_t want = std::max<std::uint64_t>(f.size, 1);; want = kSegment) {
+      const std::uint64_t n =
+          must(client.read_to(f, t.bytes, want, smb::ReadSink{&FileEnd::consume, &out},
+                              progress_of(bar)),
+               &client, "read");
+      t.bytes += n;
       if (bar != nullptr) {
         bar->base = t.bytes;
       }
-      const std::size_t n =
-          must(client.read(f, t.bytes, buffer,
-                           smb::Progress{bar != nullptr ? &ProgressBar::report : nullptr, bar}),
-               &client, "read");
-      std::fwrite(buffer.data(), 1, n, out);
-      t.bytes += n;
-      if (n < buffer.size()) {
+      if (n < want) {
         break;
       }
     }
     must(client.close(f), &client, "close");
+    if (::close(fd) != 0) {
+      throw std::runtime_error("cannot write " + local);
+    }
   }
-  if (std::fflush(out) != 0) {
-    throw std::runtime_error("cannot write " + local);
-  }
-  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  t.seconds = seconds_since(start);
   return t;
 }
 
 Transfer put(smb::Client& client, const smb::Tree& tree, const SmbUrl& u, const std::string& local,
              ProgressBar* bar) {
   const auto start = std::chrono::steady_clock::now();
-  std::FILE* in = local == "-" ? stdin : std::fopen(local.c_str(), "rb");
-  if (in == nullptr) {
-    throw std::runtime_error("cannot read " + local);
-  }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(in == stdin ? nullptr : in, &std::fclose);
-  if (bar != nullptr && in != stdin && std::fseek(in, 0, SEEK_END) == 0) {
-    bar->total = static_cast<std::uint64_t>(std::ftell(in));
-    std::rewind(in);
-  }
   const smb::File f = must(client.open(tree, u.path, smb::OpenMode::kWrite), &client, "create");
-  const Buffer segment(kSegment);
-  const std::span<std::uint8_t> buffer = segment.span();
   Transfer t;
-  for (bool first = true;; first = false) {
-    const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), in);
-    if (n == 0 && !first) {
-      break;
+  if (local == "-") {
+    std::vector<std::uint8_t> buffer(kSegment);
+    for (std::size_t n = buffer.size(); n == buffer.size(); t.bytes += n) {
+      n = std::fread(buffer.data(), 1, buffer.size(), stdin);
+      must(client.write(f, t.bytes, std::span(buffer).first(n)), &client, "write");
+    }
+  } else {
+    const int fd = ::open(local.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+      throw std::runtime_error("cannot read " + local);
     }
     if (bar != nullptr) {
-      bar->base = t.bytes;
+      bar->total = static_cast<std::uint64_t>(st.st_size);
     }
-    must(client.write(f, t.bytes, buffer.first(n),
-                      smb::Progress{bar != nullptr ? &ProgressBar::report : nullptr, bar}),
-         &client, "write");
-    t.bytes += n;
-    if (n < buffer.size()) {
-      break;
-    }
+    FileEnd in{fd};
+    t.bytes = must(client.write_from(f, 0, static_cast<std::uint64_t>(st.st_size),
+                                     smb::WriteSource{&FileEnd::produce, &in}, progress_of(bar)),
+                   &client, "write");
+    ::close(fd);
   }
   must(client.close(f), &client, "close");
-  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  t.seconds = seconds_since(start);
   return t;
 }
 

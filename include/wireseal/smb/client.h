@@ -16,9 +16,10 @@
 // kTimedOut — leaves the client unusable (failed() is true): an SMB connection cannot be
 // resynchronised, and data past a forged message cannot be trusted.
 //
-// Allocation: set-up (connect, tree_connect, open, list) allocates; read and write of file data
-// allocate nothing — chunks go from the caller's buffer into the request in place and from the
-// decrypted response into the caller's buffer.
+// Allocation: set-up (connect, tree_connect, open, list) allocates; reads and writes of file
+// data allocate nothing. Each chunk's data is copied once: from the caller's buffer (or
+// WriteSource) into the request, sealed there in place; from the response, decrypted in place,
+// into the caller's buffer (or ReadSink).
 
 #include <array>
 #include <cstddef>
@@ -107,6 +108,24 @@ struct Progress {
   void* context = nullptr;
 };
 
+// ReadSink takes the data of a pipelined read chunk by chunk, straight from the decrypted
+// response: `offset` counts from the start of the transfer, chunks may come in any order, and
+// `data` is valid only during the call. An error stops the transfer (chunks in flight are
+// drained) and is read_to's result.
+struct ReadSink {
+  Status (*consume)(void* context, std::uint64_t offset,
+                    std::span<const std::uint8_t> data) noexcept = nullptr;
+  void* context = nullptr;
+};
+// WriteSource fills the data of a pipelined write chunk by chunk, straight into the request
+// (where it is then sealed in place): `out` is the chunk at `offset` from the start of the
+// transfer, each offset asked for once, in order.
+struct WriteSource {
+  Status (*produce)(void* context, std::uint64_t offset,
+                    std::span<std::uint8_t> out) noexcept = nullptr;
+  void* context = nullptr;
+};
+
 class Client {
  public:
   // connect negotiates and authenticates on `transport` (which must outlive the client). When
@@ -135,6 +154,14 @@ class Client {
   // in one compound round trip; returns the bytes read.
   Result<std::size_t> read_small(const Tree& tree, std::string_view path,
                                  std::span<std::uint8_t> out);
+
+  // read_to and write_from are read and write without the caller's buffer in between: a file
+  // is copied to or from disk with pwrite/pread on the chunks themselves (wireseal smb get/put).
+  // They return the bytes transferred; read_to's is shorter than `length` at the end of file.
+  Result<std::uint64_t> read_to(const File& file, std::uint64_t offset, std::uint64_t length,
+                                ReadSink sink, Progress progress = {}) noexcept;
+  Result<std::uint64_t> write_from(const File& file, std::uint64_t offset, std::uint64_t length,
+                                   WriteSource source, Progress progress = {}) noexcept;
 
   Result<std::vector<DirectoryEntry>> list(const Tree& tree, std::string_view path);
   // stat is CREATE + QUERY_INFO + CLOSE in one compound round trip.
@@ -177,7 +204,7 @@ class Client {
   Result<Response> round_trip(const Request& request, std::size_t body_len) noexcept;
   Status refused(const Response& response) noexcept;
   template <class Issue, class Complete>
-  Status pipeline(std::size_t& end, Issue&& issue, Complete&& complete) noexcept;
+  Status pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) noexcept;
   template <class Encode, class Use>
   Status compound(const Tree& tree, const commands::CreateRequest& create, Command middle,
                   Encode&& encode_middle, Use&& use);
