@@ -101,7 +101,25 @@ SmbdServer::SmbdServer(SmbdSecurity security) {
   }
   const passwd* pw = ::getpwuid(::geteuid());
   user_ = pw != nullptr ? pw->pw_name : "root";
-  port_ = free_port();
+  // A port another test (ctest runs them in parallel) may take between our probe and smbd's
+  // bind: then smbd exits, or another instance answers. Start again on another port, and only
+  // trust a port once our own smbd is still alive after it answered.
+  for (int attempt = 0;; ++attempt) {
+    port_ = free_port();
+    write_config(security);
+    if (attempt == 0) {
+      add_user();
+    }
+    if (start_smbd()) {
+      return;
+    }
+    if (attempt == 4) {
+      throw std::runtime_error("smbd did not start (see " + dir_ + "/smbd.err)");
+    }
+  }
+}
+
+void SmbdServer::write_config(SmbdSecurity security) {
   std::ofstream conf(config_);
   conf << "[global]\n"
        << "  netbios name = WIRESEALTEST\n  workgroup = WORKGROUP\n"
@@ -119,28 +137,32 @@ SmbdServer::SmbdServer(SmbdSecurity security) {
        << "  server min protocol = SMB3_00\n"
        << "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
        << "  disable spoolss = yes\n"
-       << security_lines(security) << "[test]\n  path = " << share_dir_ << "\n  read only = no\n"
-       << "[clear]\n  path = " << share_dir_ << "\n  read only = no\n"
-       << "  server smb encrypt = off\n";
+       << security_lines(security) << "[test]\n  path = " << share_dir_ << "\n  read only = no\n";
   conf.close();
-  {
-    ChildProcess add({kSmbpasswd, "-c", config_, "-a", "-s", user_}, dir_ + "/smbpasswd.err");
-    add.write_stdin(password_ + "\n" + password_ + "\n");
-    if (add.wait_exit(std::chrono::seconds(20)) != 0) {
-      throw std::runtime_error("smbpasswd could not add the test user (see " + dir_ +
-                               "/smbpasswd.err)");
-    }
+}
+
+void SmbdServer::add_user() {
+  ChildProcess add({kSmbpasswd, "-c", config_, "-a", "-s", user_}, dir_ + "/smbpasswd.err");
+  add.write_stdin(password_ + "\n" + password_ + "\n");
+  if (add.wait_exit(std::chrono::seconds(20)) != 0) {
+    throw std::runtime_error("smbpasswd could not add the test user (see " + dir_ +
+                             "/smbpasswd.err)");
   }
+}
+
+bool SmbdServer::start_smbd() {
   smbd_ = std::make_unique<ChildProcess>(
       std::vector<std::string>{kSmbd, "-s", config_, "-F", "--debug-stdout"}, dir_ + "/smbd.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (!accepts(port_)) {
     if (std::chrono::steady_clock::now() > deadline ||
         smbd_->wait_exit(std::chrono::milliseconds(0))) {
-      throw std::runtime_error("smbd did not start (see " + dir_ + "/smbd.err)");
+      return false;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return !smbd_->wait_exit(std::chrono::milliseconds(0)).has_value();
 }
 
 void SmbdServer::kill_all() { signal_all(SIGKILL); }

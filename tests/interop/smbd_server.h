@@ -34,8 +34,7 @@ class SmbdServer {
   std::uint16_t port() const noexcept { return port_; }
   const std::string& user() const noexcept { return user_; }
   const std::string& password() const noexcept { return password_; }
-  // share_dir is the directory behind the share "test"; the share "clear" (same directory)
-  // never encrypts.
+  // share_dir is the directory behind the share "test".
   const std::string& share_dir() const noexcept { return share_dir_; }
   const std::string& config_path() const noexcept { return config_; }
   const std::string& dir() const noexcept { return dir_; }
@@ -48,6 +47,10 @@ class SmbdServer {
   void signal_all(int signal);
 
  private:
+  void write_config(SmbdSecurity security);
+  void add_user();
+  bool start_smbd();
+
   std::string dir_;
   std::string config_;
   std::string share_dir_;
