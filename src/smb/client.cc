@@ -488,12 +488,14 @@ Status Client::flush(const File& file) {
 // than asked). A refused chunk stops new ones, and the ones in flight are still drained, so the
 // connection stays usable; the first refusal is the result.
 template <class Issue, class Complete>
-Status Client::pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) noexcept {
+Result<std::uint64_t> Client::pipeline(std::uint64_t& end, Progress progress, Issue&& issue,
+                                       Complete&& complete) noexcept {
   std::array<Pending, kMaxWindow> pending{};
   const std::size_t window = std::clamp<std::size_t>(config_.window, 1, kMaxWindow);
   std::uint64_t issued = 0;
   std::size_t in_flight = 0;
   bool sent_any = false;  // one request even for 0 bytes: an empty file is written too
+  std::uint64_t done = 0;
   Status outcome;
   for (;;) {
     while (outcome && (issued < end || !sent_any) && in_flight < window) {
@@ -501,7 +503,7 @@ Status Client::pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) 
       const std::uint16_t charge = large_mtu_ ? credit_charge(len) : 1;
       if (connection_.credits() < charge) {
         if (in_flight == 0) {
-          return fail(Error::kBadState);  // the server grants no credits: starved
+          return fail(Error::kBadState).error();  // the server grants no credits: starved
         }
         break;
       }
@@ -517,7 +519,7 @@ Status Client::pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) 
       sent_any = true;
     }
     if (in_flight == 0) {
-      return outcome;
+      return outcome ? Result<std::uint64_t>(done) : outcome.error();
     }
     const Result<Response> resp = next_response();
     if (!resp) {
@@ -527,17 +529,23 @@ Status Client::pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) 
       return p.used && p.message_id == resp->message_id;
     });
     if (slot == pending.end()) {
-      return fail(Error::kMalformed);
+      return fail(Error::kMalformed).error();
     }
     slot->used = false;
     --in_flight;
-    if (const Status s = complete(*slot, *resp); !s) {
+    const Result<std::uint64_t> completed = complete(*slot, *resp);
+    if (!completed) {
       if (failed_) {
-        return s;
+        return completed.error();
       }
       if (outcome) {
-        outcome = s;
+        outcome = completed.error();
       }
+      continue;
+    }
+    done += *completed;
+    if (progress.report != nullptr && *completed != 0) {
+      progress.report(progress.context, done);
     }
   }
 }
@@ -548,52 +556,42 @@ Result<std::uint64_t> Client::read_to(const File& file, std::uint64_t offset, st
     return std::uint64_t{0};
   }
   std::uint64_t end = length;
-  std::uint64_t done = 0;
-  const Status s = pipeline(
-      end,
+  return pipeline(
+      end, progress,
       [&](std::uint64_t at, std::uint32_t len, std::uint16_t charge) -> Result<std::uint64_t> {
         const Result<std::size_t> n =
             encode_read(ReadRequest{file.id, offset + at, len, 0}, connection_.request_body());
         return n ? send_one(request(Command::kRead, &file.tree, charge), *n) : n.error();
       },
-      [&](const Pending& chunk, const Response& resp) -> Status {
+      [&](const Pending& chunk, const Response& resp) -> Result<std::uint64_t> {
         if (resp.header.status == kStatusEndOfFile) {
           end = std::min(end, chunk.at);
-          return {};
+          return std::uint64_t{0};
         }
         if (resp.header.status != kStatusSuccess) {
-          return refused(resp);
+          return refused(resp).error();
         }
         const Result<std::span<const std::uint8_t>> data = parse_read(resp.message);
         if (!data || data->size() > chunk.length) {
-          return fail(Error::kMalformed);
+          return fail(Error::kMalformed).error();
         }
         if (data->size() < chunk.length) {
           end = std::min(end, chunk.at + data->size());  // a short read: the end of the file
         }
         // The data goes to the sink straight from the decrypted response.
         if (const Status consumed = sink.consume(sink.context, chunk.at, *data); !consumed) {
-          return consumed;
+          return consumed.error();
         }
-        done += data->size();
-        if (progress.report != nullptr) {
-          progress.report(progress.context, done);
-        }
-        return {};
+        return std::uint64_t{data->size()};
       });
-  if (!s) {
-    return s.error();
-  }
-  return end;
 }
 
 Result<std::uint64_t> Client::write_from(const File& file, std::uint64_t offset,
                                          std::uint64_t length, WriteSource source,
                                          Progress progress) noexcept {
   std::uint64_t end = length;
-  std::uint64_t acknowledged = 0;
-  const Status s = pipeline(
-      end,
+  return pipeline(
+      end, progress,
       [&](std::uint64_t at, std::uint32_t len, std::uint16_t charge) -> Result<std::uint64_t> {
         const std::span<std::uint8_t> body = connection_.request_body();
         const Result<std::size_t> n = encode_write(WriteRequest{file.id, offset + at, len}, body);
@@ -608,29 +606,21 @@ Result<std::uint64_t> Client::write_from(const File& file, std::uint64_t offset,
         }
         return send_one(request(Command::kWrite, &file.tree, charge), *n);
       },
-      [&](const Pending& chunk, const Response& resp) -> Status {
+      [&](const Pending& chunk, const Response& resp) -> Result<std::uint64_t> {
         if (resp.header.status != kStatusSuccess) {
-          return refused(resp);
+          return refused(resp).error();
         }
         const Result<std::uint32_t> count = parse_write(resp.message);
         if (!count) {
-          return fail(count.error());
+          return fail(count.error()).error();
         }
         // A server that wrote less than asked has not stored the chunk: never report success.
         if (*count != chunk.length) {
           last_status_ = resp.header.status;
           return Error::kPeerRefused;
         }
-        acknowledged += *count;
-        if (progress.report != nullptr) {
-          progress.report(progress.context, acknowledged);
-        }
-        return {};
+        return std::uint64_t{*count};
       });
-  if (!s) {
-    return s.error();
-  }
-  return acknowledged;
 }
 
 Result<std::size_t> Client::read(const File& file, std::uint64_t offset,

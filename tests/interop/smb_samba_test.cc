@@ -124,6 +124,16 @@ Session connect(const SmbdServer& server, const smb::ClientConfig& config,
   return s;
 }
 
+// write_file creates (or truncates) `name` and writes `data` into it.
+void write_file(Session& s, const std::string& name, const Bytes& data) {
+  const Result<smb::File> f = s.client->open(s.tree, name, smb::OpenMode::kWrite);
+  ASSERT_TRUE(f) << to_string(f.error());
+  const Result<std::size_t> written = s.client->write(*f, 0, data);
+  ASSERT_TRUE(written) << to_string(written.error());
+  EXPECT_EQ(*written, data.size());
+  ASSERT_TRUE(s.client->close(*f));
+}
+
 // put_and_get writes `data` as `name`, checks the server's disk holds exactly it, reads it
 // back through the pipelined path (and the compound one when it fits a chunk) and compares.
 void put_and_get(Session& s, const SmbdServer& server, const std::string& name, const Bytes& data) {
@@ -248,10 +258,7 @@ TEST(SmbSamba, SixtyFourMebibytesEncryptedAndThroughSmbclient) {
   // What we write, smbclient reads; what smbclient writes, we read.
   const std::string smbclient = find_program("smbclient");
   ASSERT_FALSE(smbclient.empty()) << "smbclient is not installed";
-  const Result<smb::File> w = s.client->open(s.tree, "ours.bin", smb::OpenMode::kWrite);
-  ASSERT_TRUE(w);
-  ASSERT_TRUE(s.client->write(*w, 0, big));
-  ASSERT_TRUE(s.client->close(*w));
+  write_file(s, "ours.bin", big);
   const std::string local = server.dir() + "/fetched.bin";
   const std::string theirs = server.dir() + "/theirs.bin";
   {
@@ -286,11 +293,7 @@ TEST(SmbSamba, DirectoriesListRenameAndDelete) {
   ASSERT_TRUE(c.mkdir(s.tree, "dir"));
   ASSERT_TRUE(c.mkdir(s.tree, "dir/sub"));
   for (const char* name : {"dir/a.txt", "dir/b.txt"}) {
-    const Result<smb::File> f = c.open(s.tree, name, smb::OpenMode::kWrite);
-    ASSERT_TRUE(f);
-    const Bytes data = random_bytes(100, 3);
-    ASSERT_TRUE(c.write(*f, 0, data));
-    ASSERT_TRUE(c.close(*f));
+    write_file(s, name, random_bytes(100, 3));
   }
   auto names = [&] {
     std::vector<std::string> out;
@@ -407,10 +410,7 @@ TEST(SmbSamba, OneFlippedByteInAnEncryptedResponseIsAnAuthenticationError) {
   {
     Session setup = connect(server, config_for(server));
     ASSERT_TRUE(setup.client);
-    const Result<smb::File> f = setup.client->open(setup.tree, "victim", smb::OpenMode::kWrite);
-    ASSERT_TRUE(f);
-    ASSERT_TRUE(setup.client->write(*f, 0, random_bytes(4 << 20, 8)));
-    ASSERT_TRUE(setup.client->close(*f));
+    write_file(setup, "victim", random_bytes(4 << 20, 8));
   }
   TcpRelay relay(server.port(), 100000);  // corrupts the first READ response carrying data
   Session s = connect(server, config_for(server), "test", relay.port());

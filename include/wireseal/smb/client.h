@@ -204,7 +204,8 @@ class Client {
   Result<Response> round_trip(const Request& request, std::size_t body_len) noexcept;
   Status refused(const Response& response) noexcept;
   template <class Issue, class Complete>
-  Status pipeline(std::uint64_t& end, Issue&& issue, Complete&& complete) noexcept;
+  Result<std::uint64_t> pipeline(std::uint64_t& end, Progress progress, Issue&& issue,
+                                 Complete&& complete) noexcept;
   template <class Encode, class Use>
   Status compound(const Tree& tree, const commands::CreateRequest& create, Command middle,
                   Encode&& encode_middle, Use&& use);

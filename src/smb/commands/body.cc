@@ -128,6 +128,22 @@ Result<std::span<const std::uint8_t>> buffer_at(std::span<const std::uint8_t> me
   return message.subspan(offset, length);
 }
 
+Result<std::span<const std::uint8_t>> output_buffer(
+    std::span<const std::uint8_t> message) noexcept {
+  const Result<std::span<const std::uint8_t>> body = body_of(message, 9);
+  if (!body) {
+    return body.error();
+  }
+  ByteReader r(*body);
+  r.skip(2);
+  const std::uint16_t offset = r.u16le();
+  const std::uint32_t length = r.u32le();
+  if (!r.ok()) {
+    return Error::kMalformed;
+  }
+  return buffer_at(message, offset, length);
+}
+
 Result<std::size_t> encode_empty(std::span<std::uint8_t> body) noexcept {
   ByteWriter w(body);
   w.u16le(4);

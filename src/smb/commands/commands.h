@@ -58,6 +58,10 @@ Status expect_structure(std::span<const std::uint8_t> message,
 Result<std::span<const std::uint8_t>> buffer_at(std::span<const std::uint8_t> message,
                                                 std::size_t offset, std::size_t length) noexcept;
 
+// output_buffer reads the response shape QUERY_DIRECTORY and QUERY_INFO share (StructureSize 9,
+// OutputBufferOffset (2), OutputBufferLength (4), §2.2.34 / §2.2.38) and returns the buffer.
+Result<std::span<const std::uint8_t>> output_buffer(std::span<const std::uint8_t> message) noexcept;
+
 // --- NEGOTIATE (§2.2.3, §2.2.4)
 
 struct NegotiateRequest {

@@ -7,7 +7,6 @@ namespace wireseal::smb::commands {
 namespace {
 
 constexpr std::uint16_t kRequestStructureSize = 33;
-constexpr std::uint16_t kResponseStructureSize = 9;
 constexpr std::size_t kRequestFixedSize = 32;
 constexpr std::uint8_t kFileDirectoryInformation = 0x01;
 constexpr std::uint8_t kRestartScans = 0x01;
@@ -44,18 +43,7 @@ Result<std::size_t> encode_query_directory(const QueryDirectoryRequest& r,
 
 Result<std::span<const std::uint8_t>> parse_query_directory(
     std::span<const std::uint8_t> message) noexcept {
-  const Result<std::span<const std::uint8_t>> body = body_of(message, kResponseStructureSize);
-  if (!body) {
-    return body.error();
-  }
-  ByteReader r(*body);
-  r.skip(2);
-  const std::uint16_t offset = r.u16le();
-  const std::uint32_t length = r.u32le();
-  if (!r.ok()) {
-    return Error::kMalformed;
-  }
-  return buffer_at(message, offset, length);
+  return output_buffer(message);
 }
 
 //   0 NextEntryOffset  4 FileIndex  8 CreationTime 16 LastAccessTime 24 LastWriteTime

@@ -7,7 +7,6 @@ namespace wireseal::smb::commands {
 namespace {
 
 constexpr std::uint16_t kRequestStructureSize = 41;
-constexpr std::uint16_t kResponseStructureSize = 9;
 constexpr std::uint8_t kInfoFile = 0x01;
 constexpr std::uint8_t kFileNetworkOpenInformation = 34;
 constexpr std::uint32_t kNetworkOpenSize = 56;
@@ -32,16 +31,8 @@ Result<std::size_t> encode_query_file_info(FileId file, std::span<std::uint8_t> 
 }
 
 Result<FileInfo> parse_query_file_info(std::span<const std::uint8_t> message) noexcept {
-  const Result<std::span<const std::uint8_t>> body = body_of(message, kResponseStructureSize);
-  if (!body) {
-    return body.error();
-  }
-  ByteReader r(*body);
-  r.skip(2);
-  const std::uint16_t offset = r.u16le();
-  const std::uint32_t length = r.u32le();
-  const Result<std::span<const std::uint8_t>> data = buffer_at(message, offset, length);
-  if (!r.ok() || !data || data->size() < kNetworkOpenSize) {
+  const Result<std::span<const std::uint8_t>> data = output_buffer(message);
+  if (!data || data->size() < kNetworkOpenSize) {
     return Error::kMalformed;
   }
   ByteReader d(*data);
