@@ -155,6 +155,20 @@ Result<Response> Client::round_trip(const Request& r, std::size_t body_len) noex
   return next_response();
 }
 
+// exchange sends one request whose body is already written (`encoded` is its length) and
+// checks the answer with `parse`: an error status is kPeerRefused, the status in last_status().
+Status Client::exchange(Command command, const Tree* tree, Result<std::size_t> encoded,
+                        Status (*parse)(std::span<const std::uint8_t>) noexcept) noexcept {
+  if (!encoded) {
+    return encoded.error();
+  }
+  const Result<Response> resp = round_trip(request(command, tree), *encoded);
+  if (!resp) {
+    return resp.error();
+  }
+  return resp->header.status == kStatusSuccess ? parse(resp->message) : refused(*resp);
+}
+
 // --- NEGOTIATE (§3.2.4.2.2, §3.2.5.2)
 
 Status Client::negotiate() {
@@ -375,12 +389,8 @@ Result<Tree> Client::tree_connect(std::string_view share) {
 }
 
 Status Client::tree_disconnect(const Tree& tree) {
-  const Result<std::size_t> n = encode_empty(connection_.request_body());
-  const Result<Response> resp = round_trip(request(Command::kTreeDisconnect, &tree), *n);
-  if (!resp) {
-    return resp.error();
-  }
-  return resp->header.status == kStatusSuccess ? parse_empty(resp->message) : refused(*resp);
+  return exchange(Command::kTreeDisconnect, &tree, encode_empty(connection_.request_body()),
+                  &parse_empty);
 }
 
 // §3.2.5.14.12 / §3.3.5.15.12: 3.0 and 3.0.2 repeat the NEGOTIATE under the session's
@@ -464,21 +474,27 @@ Result<File> Client::open(const Tree& tree, std::string_view path, OpenMode mode
 }
 
 Status Client::close(const File& file) {
-  const Result<std::size_t> n = encode_close(file.id, connection_.request_body());
-  const Result<Response> resp = round_trip(request(Command::kClose, &file.tree), *n);
-  if (!resp) {
-    return resp.error();
-  }
-  return resp->header.status == kStatusSuccess ? parse_close(resp->message) : refused(*resp);
+  return exchange(Command::kClose, &file.tree, encode_close(file.id, connection_.request_body()),
+                  &parse_close);
 }
 
 Status Client::flush(const File& file) {
-  const Result<std::size_t> n = encode_flush(file.id, connection_.request_body());
-  const Result<Response> resp = round_trip(request(Command::kFlush, &file.tree), *n);
-  if (!resp) {
-    return resp.error();
-  }
-  return resp->header.status == kStatusSuccess ? parse_flush(resp->message) : refused(*resp);
+  return exchange(Command::kFlush, &file.tree, encode_flush(file.id, connection_.request_body()),
+                  &parse_flush);
+}
+
+Status Client::truncate(const File& file, std::uint64_t size) {
+  return exchange(Command::kSetInfo, &file.tree,
+                  encode_set_end_of_file(file.id, size, connection_.request_body()),
+                  &parse_set_info);
+}
+
+Status Client::set_times(const File& file, std::uint64_t last_write, std::uint64_t last_access) {
+  FileTimes times;
+  times.last_write = last_write;
+  times.last_access = last_access;
+  return exchange(Command::kSetInfo, &file.tree,
+                  encode_set_times(file.id, times, connection_.request_body()), &parse_set_info);
 }
 
 // Pipelining (§3.2.4.1.5 credits, §3.2.5.1.4 matching): up to `window` chunks are in flight;
@@ -654,8 +670,8 @@ Result<std::size_t> Client::write(const File& file, std::uint64_t offset,
 
 template <class Encode, class Use>
 Status Client::compound(const Tree& tree, const CreateRequest& create, Command middle,
-                        Encode&& encode_middle, Use&& use) {
-  Request related = request(middle, &tree);
+                        std::uint16_t middle_charge, Encode&& encode_middle, Use&& use) {
+  Request related = request(middle, &tree, middle_charge);
   related.flags = kFlagRelatedOperations;
   const Result<std::size_t> n1 = encode_create(create, connection_.request_body());
   const Result<std::uint64_t> open_id =
@@ -664,6 +680,7 @@ Status Client::compound(const Tree& tree, const CreateRequest& create, Command m
       open_id ? encode_middle(connection_.request_body()) : open_id.error();
   const Result<std::uint64_t> middle_id = n2 ? connection_.add(related, *n2) : n2.error();
   related.command = Command::kClose;
+  related.credit_charge = 1;
   const Result<std::size_t> n3 =
       middle_id ? encode_close(kRelatedFileId, connection_.request_body()) : middle_id.error();
   const Result<std::uint64_t> close_id = n3 ? connection_.add(related, *n3) : n3.error();
@@ -698,7 +715,7 @@ Result<FileStat> Client::stat(const Tree& tree, std::string_view path) {
   c.desired_access = kAccessReadAttributes;
   FileStat out;
   const Status s = compound(
-      tree, c, Command::kQueryInfo,
+      tree, c, Command::kQueryInfo, 1,
       [](std::span<std::uint8_t> body) { return encode_query_file_info(kRelatedFileId, body); },
       [&](const Response& resp) -> Status {
         const Result<FileInfo> info = parse_query_file_info(resp.message);
@@ -724,7 +741,7 @@ Result<std::size_t> Client::read_small(const Tree& tree, std::string_view path,
   c.path = path;
   std::size_t got = 0;
   const Status s = compound(
-      tree, c, Command::kRead,
+      tree, c, Command::kRead, large_mtu_ ? credit_charge(out.size()) : std::uint16_t{1},
       [&](std::span<std::uint8_t> body) {
         return encode_read(
             ReadRequest{kRelatedFileId, 0, static_cast<std::uint32_t>(out.size()), 0}, body);
@@ -750,7 +767,7 @@ Status Client::rename(const Tree& tree, std::string_view from, std::string_view 
   c.path = from;
   c.desired_access = kAccessDelete | kAccessReadAttributes | kAccessSynchronize;
   return compound(
-      tree, c, Command::kSetInfo,
+      tree, c, Command::kSetInfo, 1,
       [&](std::span<std::uint8_t> body) { return encode_rename(kRelatedFileId, to, false, body); },
       [](const Response& resp) { return parse_set_info(resp.message); });
 }
@@ -760,7 +777,7 @@ Status Client::remove(const Tree& tree, std::string_view path) {
   c.path = path;
   c.desired_access = kAccessDelete | kAccessReadAttributes;
   return compound(
-      tree, c, Command::kSetInfo,
+      tree, c, Command::kSetInfo, 1,
       [](std::span<std::uint8_t> body) { return encode_set_delete(kRelatedFileId, body); },
       [](const Response& resp) { return parse_set_info(resp.message); });
 }
@@ -817,25 +834,16 @@ Result<std::vector<smb::DirectoryEntry>> Client::list(const Tree& tree, std::str
 }
 
 Status Client::echo() {
-  const Result<std::size_t> n = encode_empty(connection_.request_body());
-  const Result<Response> resp = round_trip(request(Command::kEcho, nullptr), *n);
-  if (!resp) {
-    return resp.error();
-  }
-  return resp->header.status == kStatusSuccess ? parse_empty(resp->message) : refused(*resp);
+  return exchange(Command::kEcho, nullptr, encode_empty(connection_.request_body()), &parse_empty);
 }
 
 Status Client::logoff() {
-  const Result<std::size_t> n = encode_empty(connection_.request_body());
-  const Result<Response> resp = round_trip(request(Command::kLogoff, nullptr), *n);
-  if (!resp) {
-    return resp.error();
+  const Status s =
+      exchange(Command::kLogoff, nullptr, encode_empty(connection_.request_body()), &parse_empty);
+  if (s) {
+    connection_.remove(session_id_);  // its keys are gone: later messages are kWrongContext
   }
-  if (resp->header.status != kStatusSuccess) {
-    return refused(*resp);
-  }
-  connection_.remove(session_id_);
-  return parse_empty(resp->message);
+  return s;
 }
 
 }  // namespace wireseal::smb

@@ -167,6 +167,19 @@ void put_and_get(Session& s, const SmbdServer& server, const std::string& name, 
   const Result<smb::FileStat> st = c.stat(s.tree, name);
   ASSERT_TRUE(st);
   EXPECT_EQ(st->size, data.size());
+  // SET_INFO: the size and the last-write time, seen through stat and on the server's disk.
+  const Result<smb::File> rw = c.open(s.tree, name, smb::OpenMode::kReadWrite);
+  ASSERT_TRUE(rw);
+  ASSERT_TRUE(c.truncate(*rw, data.size() / 2 + 3));
+  constexpr std::uint64_t kY2k = 125911584000000000;  // 2000-01-01T00:00:00Z as a FILETIME
+  ASSERT_TRUE(c.set_times(*rw, kY2k));
+  ASSERT_TRUE(c.flush(*rw));
+  ASSERT_TRUE(c.close(*rw));
+  const Result<smb::FileStat> changed = c.stat(s.tree, name);
+  ASSERT_TRUE(changed);
+  EXPECT_EQ(changed->size, data.size() / 2 + 3);
+  EXPECT_EQ(changed->last_write, kY2k);
+  EXPECT_EQ(std::filesystem::file_size(server.share_dir() + "/" + name), data.size() / 2 + 3);
   EXPECT_TRUE(c.remove(s.tree, name));
 }
 
@@ -241,10 +254,13 @@ TEST(SmbSamba, PlainSessionNeitherSignsNorEncrypts) {
   SmbdServer server(SmbdSecurity::kPlain);
   smb::ClientConfig config = config_for(server);
   config.encryption = smb::EncryptionPolicy::kOff;
+  config.chunk_size = 8 << 20;  // Samba's maximum READ/WRITE: 128-credit requests
+  config.window = 4;
   Session s = connect(server, config);
   ASSERT_TRUE(s.client);
   EXPECT_FALSE(s.client->encrypts());
   EXPECT_FALSE(s.client->signs());
+  EXPECT_EQ(s.client->chunk_size(), 8u << 20);
   round_trip_sizes(s, server, "plain");
   put_and_get(s, server, "plain-64MiB", random_bytes(k64MiB, 99));
 }

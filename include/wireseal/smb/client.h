@@ -140,6 +140,10 @@ class Client {
   Result<File> open(const Tree& tree, std::string_view path, OpenMode mode);
   Status close(const File& file);
   Status flush(const File& file);
+  // truncate sets the file's size (shorter or longer: the new bytes read as zeros).
+  Status truncate(const File& file, std::uint64_t size);
+  // set_times changes the times given as non-zero FILETIMEs (100 ns since 1601); zero ones stay.
+  Status set_times(const File& file, std::uint64_t last_write, std::uint64_t last_access = 0);
 
   // read reads up to out.size() bytes at `offset`, pipelined in chunks; returns the bytes read
   // (fewer only at the end of the file).
@@ -202,13 +206,15 @@ class Client {
   Status transmit() noexcept;
   Result<Response> next_response() noexcept;
   Result<Response> round_trip(const Request& request, std::size_t body_len) noexcept;
+  Status exchange(Command command, const Tree* tree, Result<std::size_t> encoded,
+                  Status (*parse)(std::span<const std::uint8_t>) noexcept) noexcept;
   Status refused(const Response& response) noexcept;
   template <class Issue, class Complete>
   Result<std::uint64_t> pipeline(std::uint64_t& end, Progress progress, Issue&& issue,
                                  Complete&& complete) noexcept;
   template <class Encode, class Use>
   Status compound(const Tree& tree, const commands::CreateRequest& create, Command middle,
-                  Encode&& encode_middle, Use&& use);
+                  std::uint16_t middle_charge, Encode&& encode_middle, Use&& use);
   Status fail(Error error) noexcept;
   std::uint16_t credits_to_ask(std::uint16_t charge) const noexcept;
 
