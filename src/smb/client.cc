@@ -301,14 +301,22 @@ Status Client::session_setup() {
 
 Status Client::install_session(const Response& final_response, std::span<const std::uint8_t> key,
                                std::span<const std::uint8_t> preauth_hash, std::uint16_t flags) {
-  // A guest or anonymous session has no key the server signs with: nothing can be protected.
-  const bool keyless = (flags & (kSessionFlagIsGuest | kSessionFlagIsNull)) != 0;
+  // A guest or anonymous session has no key the server signs with: nothing can be protected,
+  // so nothing may be required. It is installed keyless, for its SessionId to be known.
+  const bool keyless = (flags & (kSessionFlagIsGuest | kSessionFlagIsNull)) != 0 || key.empty();
   if (keyless) {
     if (config_.encryption == EncryptionPolicy::kRequired ||
         config_.signing == SigningPolicy::kRequired || server_requires_signing_) {
       return Error::kUnsupported;
     }
-    return {};
+    SessionConfig sc;
+    sc.protection = Protection::kNone;
+    sc.dialect = dialect_;
+    sc.session_id = session_id_;
+    Result<SessionSecurity> security = SessionSecurity::create(sc);
+    const Status installed =
+        security ? connection_.install(std::move(*security)) : Status{security.error()};
+    return installed ? installed : fail(installed.error());
   }
   session_encrypts_ = server_can_encrypt_ && ((flags & kSessionFlagEncryptData) != 0 ||
                                               config_.encryption != EncryptionPolicy::kOff);
@@ -346,6 +354,11 @@ Status Client::install_session(const Response& final_response, std::span<const s
 
 // --- trees
 
+bool Client::keyless() noexcept {
+  const SessionSecurity* s = connection_.session(session_id_);
+  return s == nullptr || s->keyless();
+}
+
 Result<Tree> Client::tree_connect(std::string_view share) {
   std::string unc = "\\\\" + config_.server + "\\" + std::string(share);
   const Result<std::size_t> n = encode_tree_connect(unc, connection_.request_body());
@@ -355,7 +368,7 @@ Result<Tree> Client::tree_connect(std::string_view share) {
   // §3.2.4.2.4: a 3.1.1 client signs TREE_CONNECT even on a session that signs nothing else
   // (and the server signs its answer), so the session's keys prove the tree is ours.
   Request r = request(Command::kTreeConnect, nullptr);
-  r.sign = dialect_ == Dialect::kSmb311;
+  r.sign = dialect_ == Dialect::kSmb311 && !keyless();
   const Result<Response> resp = round_trip(r, *n);
   if (!resp) {
     return resp.error();
@@ -370,7 +383,7 @@ Result<Tree> Client::tree_connect(std::string_view share) {
   Tree tree{resp->header.tree_id, session_encrypts_};
   if ((tc->share_flags & kShareFlagEncryptData) != 0) {
     // The share demands encryption the session does not have (a guest, or no cipher).
-    if (!server_can_encrypt_ || connection_.session(session_id_) == nullptr) {
+    if (!server_can_encrypt_ || keyless()) {
       static_cast<void>(tree_disconnect(tree));
       return Error::kUnsupported;
     }
@@ -380,7 +393,7 @@ Result<Tree> Client::tree_connect(std::string_view share) {
     static_cast<void>(tree_disconnect(tree));
     return Error::kUnsupported;
   }
-  if (is_30x(dialect_) && !validated_ && connection_.session(session_id_) != nullptr) {
+  if (is_30x(dialect_) && !validated_ && !keyless()) {
     if (const Status s = validate_negotiate(tree); !s) {
       return s.error();
     }

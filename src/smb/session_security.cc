@@ -46,24 +46,35 @@ bool can_encrypt_with(const SessionConfig& c) {
   return c.dialect == Dialect::kSmb311 || c.cipher == Cipher::kAes128Ccm;
 }
 
+// keys_for derives the session's keys; a guest or anonymous session (no key, nothing
+// protected) has none.
+std::optional<SessionKeys> keys_for(const SessionConfig& c) {
+  if (c.session_key.empty() && c.protection == Protection::kNone) {
+    return std::nullopt;
+  }
+  return derive_or_throw(c);
+}
+
 }  // namespace
 
 SessionSecurity::SessionSecurity(const SessionConfig& config)
-    : SessionSecurity(config, derive_or_throw(config)) {}
+    : SessionSecurity(config, keys_for(config)) {}
 
-SessionSecurity::SessionSecurity(const SessionConfig& config, SessionKeys keys)
-    : session_id_(config.session_id),
-      protection_(config.protection),
-      signer_(signing_for(config), keys.signing, config.backend) {
+SessionSecurity::SessionSecurity(const SessionConfig& config, std::optional<SessionKeys> keys)
+    : session_id_(config.session_id), protection_(config.protection) {
+  if (!keys) {
+    return;
+  }
+  signer_.emplace(signing_for(config), keys->signing, config.backend);
   const bool encrypts = can_encrypt_with(config);
   if (config.protection == Protection::kEncrypted && !encrypts) {
-    keys.wipe();
+    keys->wipe();
     throw std::invalid_argument("wireseal::smb: the dialect cannot encrypt with this cipher");
   }
   if (encrypts) {
     const bool client = config.role == Role::kClient;
-    const auto mine = client ? keys.client_to_server_key() : keys.server_to_client_key();
-    const auto peer = client ? keys.server_to_client_key() : keys.client_to_server_key();
+    const auto mine = client ? keys->client_to_server_key() : keys->server_to_client_key();
+    const auto peer = client ? keys->server_to_client_key() : keys->client_to_server_key();
     sealer_.emplace(config.cipher, mine, config.session_id,
                     TransformSealerOptions{.nonces = config.encryption_nonces,
                                            .random = config.random,
@@ -71,7 +82,7 @@ SessionSecurity::SessionSecurity(const SessionConfig& config, SessionKeys keys)
     opener_.emplace(config.cipher, peer, config.session_id,
                     TransformOpenerOptions{.backend = config.backend});
   }
-  keys.wipe();
+  keys->wipe();
 }
 
 Result<SessionSecurity> SessionSecurity::create(const SessionConfig& config) noexcept {
@@ -85,7 +96,7 @@ Status SessionSecurity::sign_chain(std::span<std::uint8_t> chain) noexcept {
     if (!member) {
       return member.error();
     }
-    if (const Status s = signer_.sign(*member); !s) {
+    if (const Status s = sign(*member); !s) {
       return s;
     }
   }
@@ -102,7 +113,7 @@ Status SessionSecurity::verify(std::span<std::uint8_t> message) noexcept {
   if (header->session_id != session_id_) {
     return Error::kWrongContext;
   }
-  return signer_.verify(message);
+  return signer_ ? signer_->verify(message) : Status{Error::kAuthFailed};
 }
 
 Result<std::size_t> SessionSecurity::seal(std::span<std::uint8_t> buffer,

@@ -136,7 +136,8 @@ void write_file(Session& s, const std::string& name, const Bytes& data) {
 
 // put_and_get writes `data` as `name`, checks the server's disk holds exactly it, reads it
 // back through the pipelined path (and the compound one when it fits a chunk) and compares.
-void put_and_get(Session& s, const SmbdServer& server, const std::string& name, const Bytes& data) {
+void put_and_get(Session& s, const SmbdServer& server, const std::string& name, const Bytes& data,
+                 bool set_info = true) {
   SCOPED_TRACE(name + " (" + std::to_string(data.size()) + " bytes)");
   smb::Client& c = *s.client;
   const Result<smb::File> w = c.open(s.tree, name, smb::OpenMode::kWrite);
@@ -167,9 +168,13 @@ void put_and_get(Session& s, const SmbdServer& server, const std::string& name, 
   const Result<smb::FileStat> st = c.stat(s.tree, name);
   ASSERT_TRUE(st);
   EXPECT_EQ(st->size, data.size());
+  if (!set_info) {
+    EXPECT_TRUE(c.remove(s.tree, name));
+    return;
+  }
   // SET_INFO: the size and the last-write time, seen through stat and on the server's disk.
   const Result<smb::File> rw = c.open(s.tree, name, smb::OpenMode::kReadWrite);
-  ASSERT_TRUE(rw);
+  ASSERT_TRUE(rw) << std::hex << c.last_status();
   ASSERT_TRUE(c.truncate(*rw, data.size() / 2 + 3));
   constexpr std::uint64_t kY2k = 125911584000000000;  // 2000-01-01T00:00:00Z as a FILETIME
   ASSERT_TRUE(c.set_times(*rw, kY2k));
@@ -263,6 +268,26 @@ TEST(SmbSamba, PlainSessionNeitherSignsNorEncrypts) {
   EXPECT_EQ(s.client->chunk_size(), 8u << 20);
   round_trip_sizes(s, server, "plain");
   put_and_get(s, server, "plain-64MiB", random_bytes(k64MiB, 99));
+}
+
+TEST(SmbSamba, AnonymousAndGuestSessionsWorkUnprotected) {
+  SmbdServer server(SmbdSecurity::kPlain);
+  for (const std::string user : {"", "no-such-user"}) {
+    SCOPED_TRACE(user.empty() ? "anonymous" : "guest");
+    smb::ClientConfig config;
+    config.credentials = smb::NtlmCredentials{user, "", user.empty() ? "" : "whatever", ""};
+    config.encryption = smb::EncryptionPolicy::kOff;
+    Session s = connect(server, config, "pub");
+    ASSERT_TRUE(s.client);
+    EXPECT_FALSE(s.client->signs());
+    EXPECT_FALSE(s.client->encrypts());
+    // (Samba lets the guest create, read, stat and delete, but not reopen for writing.)
+    put_and_get(s, server, "guest-" + std::to_string(user.size()), random_bytes(70000, 4), false);
+    // Nothing can be required of a session without a key.
+    config.encryption = smb::EncryptionPolicy::kRequired;
+    io::TcpStream stream = io::TcpStream::connect_loopback(server.port());
+    EXPECT_EQ(smb::Client::connect(stream, config).error(), Error::kUnsupported);
+  }
 }
 
 TEST(SmbSamba, SixtyFourMebibytesEncryptedAndThroughSmbclient) {

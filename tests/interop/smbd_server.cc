@@ -29,7 +29,7 @@ std::string security_lines(SmbdSecurity s) {
     case SmbdSecurity::kSigningRequired:
       return "  server smb encrypt = off\n  server signing = mandatory\n";
     case SmbdSecurity::kPlain:
-      return "  server smb encrypt = off\n  server signing = auto\n";
+      return "  server smb encrypt = off\n  server signing = auto\n  map to guest = Bad User\n";
   }
   return {};
 }
@@ -99,6 +99,11 @@ SmbdServer::SmbdServer(SmbdSecurity security) {
   for (const char* sub : {"/share", "/private", "/state", "/cache", "/lock", "/pid", "/ncalrpc"}) {
     std::filesystem::create_directory(dir_ + sub);
   }
+  // The guest account (nobody) writes to the share too: it may pass through the instance's
+  // directory (not list it) and write in the share.
+  namespace fs = std::filesystem;
+  fs::permissions(dir_, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  fs::permissions(share_dir_, fs::perms::all);
   const passwd* pw = ::getpwuid(::geteuid());
   user_ = pw != nullptr ? pw->pw_name : "root";
   // A port another test (ctest runs them in parallel) may take between our probe and smbd's
@@ -137,7 +142,8 @@ void SmbdServer::write_config(SmbdSecurity security) {
        << "  server min protocol = SMB3_00\n"
        << "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
        << "  disable spoolss = yes\n"
-       << security_lines(security) << "[test]\n  path = " << share_dir_ << "\n  read only = no\n";
+       << security_lines(security) << "[test]\n  path = " << share_dir_ << "\n  read only = no\n"
+       << "[pub]\n  path = " << share_dir_ << "\n  read only = no\n  guest ok = yes\n";
   conf.close();
 }
 

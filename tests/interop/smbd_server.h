@@ -18,7 +18,8 @@ namespace wireseal::interop {
 enum class SmbdSecurity {
   kEncryptRequired,  // server smb encrypt = required, server signing = mandatory
   kSigningRequired,  // signing mandatory, encryption off
-  kPlain,            // neither: encryption off, signing only if the client asks
+  kPlain,            // neither: encryption off, signing only if the client asks; unknown users
+                     // and anonymous logons are the guest, who may use the share "pub"
 };
 
 class SmbdServer {
@@ -34,7 +35,7 @@ class SmbdServer {
   std::uint16_t port() const noexcept { return port_; }
   const std::string& user() const noexcept { return user_; }
   const std::string& password() const noexcept { return password_; }
-  // share_dir is the directory behind the share "test".
+  // share_dir is the directory behind the share "test" (and "pub").
   const std::string& share_dir() const noexcept { return share_dir_; }
   const std::string& config_path() const noexcept { return config_; }
   const std::string& dir() const noexcept { return dir_; }

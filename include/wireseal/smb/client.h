@@ -198,6 +198,7 @@ class Client {
   Status negotiate();
   Status session_setup();
   Status validate_negotiate(const Tree& tree);
+  bool keyless() noexcept;  // a guest or anonymous session: nothing signed or sealed
   Status install_session(const Response& final_response, std::span<const std::uint8_t> key,
                          std::span<const std::uint8_t> preauth_hash, std::uint16_t flags);
 

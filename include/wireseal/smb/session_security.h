@@ -33,6 +33,8 @@ class SessionSecurity {
   // and opener where the session can encrypt, for config.role. Misuse (key sizes, a 3.1.1
   // session without preauth hash, kEncrypted with a cipher the dialect lacks, a signing
   // algorithm the dialect lacks) throws std::invalid_argument.
+  // A config with no session key and protection kNone makes a keyless session (guest or
+  // anonymous).
   explicit SessionSecurity(const SessionConfig& config);
   // create is the constructor that never throws (kInvalidArgument, kOutOfMemory).
   static Result<SessionSecurity> create(const SessionConfig& config) noexcept;
@@ -47,8 +49,14 @@ class SessionSecurity {
     return sealer_ ? sealer_->nonces() : nullptr;
   }
 
-  // sign signs one message (a compound member, up to its NextCommand).
-  Status sign(std::span<std::uint8_t> message) noexcept { return signer_.sign(message); }
+  // keyless is a guest or anonymous session: no key, so nothing is signed or sealed, and a
+  // signed message claiming to be the session's fails verify().
+  bool keyless() const noexcept { return !signer_.has_value(); }
+
+  // sign signs one message (a compound member, up to its NextCommand); kUnsupported keyless.
+  Status sign(std::span<std::uint8_t> message) noexcept {
+    return signer_ ? signer_->sign(message) : Status{Error::kUnsupported};
+  }
   // sign_chain signs each member of a compound chain on its own (§3.2.4.1.4).
   Status sign_chain(std::span<std::uint8_t> chain) noexcept;
   // verify checks one message's signature (kAuthFailed when missing or wrong) and that it is
@@ -62,11 +70,11 @@ class SessionSecurity {
   Result<std::span<std::uint8_t>> open(std::span<std::uint8_t> transformed) noexcept;
 
  private:
-  SessionSecurity(const SessionConfig& config, SessionKeys keys);
+  SessionSecurity(const SessionConfig& config, std::optional<SessionKeys> keys);
 
   std::uint64_t session_id_;
   Protection protection_;
-  Signer signer_;
+  std::optional<Signer> signer_;
   std::optional<TransformSealer> sealer_;
   std::optional<TransformOpener> opener_;
 };
