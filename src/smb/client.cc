@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "commands/commands.h"
 
@@ -243,9 +244,15 @@ Status Client::negotiate() {
 // --- SESSION_SETUP (§3.2.4.2.3, §3.2.5.3)
 
 Status Client::session_setup() {
-  NtlmClient ntlm(config_.credentials, config_.random);
-  Result<std::vector<std::uint8_t>> token = ntlm.initial_token();
+  std::optional<NtlmClient> ntlm;
+  Authenticator* auth = config_.authenticator;
+  if (auth == nullptr) {
+    auth = &ntlm.emplace(config_.credentials, config_.random);
+  }
+  Result<std::vector<std::uint8_t>> token = auth->initial_token();
   PreauthHash hash = connection_.preauth_hash();
+  // NTLM takes two round trips, Kerberos one; a server that keeps asking is refused.
+  constexpr int kMaxRounds = 4;
   for (int round = 0;; ++round) {
     if (!token) {
       return token.error();
@@ -278,24 +285,25 @@ Status Client::session_setup() {
       return resp.error();
     }
     const Result<SessionSetupResponse> body = parse_session_setup(resp->message);
-    if (resp->header.status == kStatusMoreProcessingRequired && body && round == 0) {
+    if (resp->header.status == kStatusMoreProcessingRequired && body && round + 1 < kMaxRounds) {
       session_id_ = resp->header.session_id;
       if (const Status s = hash.update(resp->message); !s) {
         return s;
       }
-      token = ntlm.respond(body->security_buffer);
+      token = auth->respond(body->security_buffer);
       continue;
     }
     if (resp->header.status != kStatusSuccess) {
       return refused(*resp);
     }
-    if (!body || resp->header.session_id != session_id_) {
+    if (!body || (round > 0 && resp->header.session_id != session_id_)) {
       return fail(Error::kMalformed);
     }
-    if (const Status s = ntlm.finish(body->security_buffer); !s) {
+    session_id_ = resp->header.session_id;
+    if (const Status s = auth->finish(body->security_buffer); !s) {
       return fail(s.error());
     }
-    return install_session(*resp, ntlm.session_key(), hash.value(), body->session_flags);
+    return install_session(*resp, auth->session_key(), hash.value(), body->session_flags);
   }
 }
 

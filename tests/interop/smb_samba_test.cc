@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -366,6 +367,44 @@ TEST(SmbSamba, DirectoriesListRenameAndDelete) {
   EXPECT_STREQ(smb::status_name(c.last_status()), "STATUS_OBJECT_NAME_NOT_FOUND");
   EXPECT_FALSE(c.failed());  // refusals leave the connection usable
   EXPECT_TRUE(c.echo());
+}
+
+// CountingAuthenticator is the caller's own Authenticator (where Kerberos would plug in): NTLM
+// underneath, each call counted.
+class CountingAuthenticator final : public smb::Authenticator {
+ public:
+  explicit CountingAuthenticator(smb::NtlmCredentials c) : ntlm_(std::move(c)) {}
+  Result<std::vector<std::uint8_t>> initial_token() override {
+    ++calls[0];
+    return ntlm_.initial_token();
+  }
+  Result<std::vector<std::uint8_t>> respond(std::span<const std::uint8_t> token) override {
+    ++calls[1];
+    return ntlm_.respond(token);
+  }
+  Status finish(std::span<const std::uint8_t> token) override {
+    ++calls[2];
+    return ntlm_.finish(token);
+  }
+  std::span<const std::uint8_t> session_key() const noexcept override {
+    return ntlm_.session_key();
+  }
+  std::array<int, 3> calls{};
+
+ private:
+  smb::NtlmClient ntlm_;
+};
+
+TEST(SmbSamba, TheCallersAuthenticatorRunsTheSessionSetup) {
+  SmbdServer server(SmbdSecurity::kEncryptRequired);
+  CountingAuthenticator auth(smb::NtlmCredentials{server.user(), "", server.password(), ""});
+  smb::ClientConfig config;  // no credentials: the authenticator has them
+  config.authenticator = &auth;
+  Session s = connect(server, config);
+  ASSERT_TRUE(s.client);
+  EXPECT_EQ(auth.calls, (std::array<int, 3>{1, 1, 1}));
+  EXPECT_TRUE(s.client->encrypts());
+  EXPECT_TRUE(s.client->echo());
 }
 
 TEST(SmbSamba, WrongPasswordIsLogonFailure) {

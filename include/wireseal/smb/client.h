@@ -32,6 +32,7 @@
 
 #include "wireseal/random.h"
 #include "wireseal/result.h"
+#include "wireseal/smb/authenticator.h"
 #include "wireseal/smb/connection.h"
 #include "wireseal/smb/keys.h"
 #include "wireseal/smb/ntlm.h"
@@ -53,7 +54,10 @@ enum class EncryptionPolicy : std::uint8_t { kRequired, kPreferred, kOff };
 enum class SigningPolicy : std::uint8_t { kAuto, kRequired };
 
 struct ClientConfig {
-  NtlmCredentials credentials;       // an empty user and password log on anonymously
+  NtlmCredentials credentials;  // an empty user and password log on anonymously
+  // authenticator replaces NTLM with the caller's exchange (Kerberos through GSS-API); it must
+  // outlive connect(). Null: NTLM with `credentials`.
+  Authenticator* authenticator = nullptr;
   std::string server = "127.0.0.1";  // the name in \\server\share
   std::vector<Dialect> dialects{Dialect::kSmb311, Dialect::kSmb302, Dialect::kSmb300};
   // ciphers and signing_algorithms are offered in this order (3.1.1); 3.0.x has AES-128-CCM

@@ -28,6 +28,7 @@
 
 #include "wireseal/random.h"
 #include "wireseal/result.h"
+#include "wireseal/smb/authenticator.h"
 
 namespace wireseal::smb {
 
@@ -164,7 +165,7 @@ Result<bool> offers_ntlmssp(std::span<const std::uint8_t> negotiate_security_buf
 
 }  // namespace ntlm
 
-class NtlmClient {
+class NtlmClient final : public Authenticator {
  public:
   // random supplies the client challenge and the ExportedSessionKey; clock the timestamp when
   // the server sends none.
@@ -172,12 +173,12 @@ class NtlmClient {
                       NtTimeSource clock = system_nt_time());
   NtlmClient(const NtlmClient&) = delete;
   NtlmClient& operator=(const NtlmClient&) = delete;
-  ~NtlmClient();  // wipes the password and every key
+  ~NtlmClient() override;  // wipes the password and every key
 
   // initial_token is the first SESSION_SETUP security buffer: GSS InitialContextToken wrapping
   // SPNEGO NegTokenInit{mechTypes = [NTLMSSP], mechToken = NEGOTIATE_MESSAGE}. Once only
   // (kBadState after); kUnsupported without the legacy provider.
-  Result<std::vector<std::uint8_t>> initial_token();
+  Result<std::vector<std::uint8_t>> initial_token() override;
 
   // respond takes the server's NegTokenResp carrying the CHALLENGE_MESSAGE and returns
   // NegTokenResp{responseToken = AUTHENTICATE_MESSAGE, mechListMIC} (no mechListMIC when
@@ -185,17 +186,17 @@ class NtlmClient {
   // server picks another mechanism or does not offer NTLMv2 (extended session security,
   // Unicode); kBadState out of order; kInvalidArgument for credentials too long or not UTF-8.
   // On error nothing changes, so the state stays where it was.
-  Result<std::vector<std::uint8_t>> respond(std::span<const std::uint8_t> server_token);
+  Result<std::vector<std::uint8_t>> respond(std::span<const std::uint8_t> server_token) override;
 
   // finish checks the server's final NegTokenResp: negState accept-completed (kAuthFailed for
   // reject) and, when it carries a mechListMIC, that it verifies over the mechTypes with the
   // server-to-client keys (kAuthFailed otherwise). An empty token is accepted: some servers
   // send none. kMalformed when it does not parse, kBadState before respond().
-  Status finish(std::span<const std::uint8_t> server_token);
+  Status finish(std::span<const std::uint8_t> server_token) override;
 
   // session_key is the 16-byte ExportedSessionKey (MS-NLMP §3.1.5.1.2), the SMB session key,
   // once respond() succeeded; empty before, and for an anonymous session (which has none).
-  std::span<const std::uint8_t> session_key() const noexcept;
+  std::span<const std::uint8_t> session_key() const noexcept override;
   bool anonymous() const noexcept { return anonymous_; }
 
  private:

@@ -162,6 +162,36 @@ TEST_F(SmbConnection, FinalSessionSetupResponseIsVerifiedOnceItsSessionIsInstall
   EXPECT_EQ(connection_.poll().error(), Error::kWrongContext);
 }
 
+TEST_F(SmbConnection, AnInterimPendingResponseOnlyGrantsCredits) {
+  SecureChannel server(session(kSessionA, kKeyA, Protection::kSigned, Role::kServer));
+  const std::uint64_t id = send(kSessionA);
+  const std::uint32_t before = connection_.credits();
+  // §3.3.4.2: the server goes async — an interim STATUS_PENDING with an AsyncId — and answers
+  // later under the same MessageId.
+  Smb2Header interim;
+  interim.flags = kFlagServerToRedir | kFlagAsyncCommand;
+  interim.command = Command::kEcho;
+  interim.message_id = id;
+  interim.async_id = 77;
+  interim.status = kStatusPending;
+  interim.credits = 3;
+  const auto frame = server.send(interim, 4);
+  ASSERT_TRUE(frame);
+  pipe_.server().write(*frame);
+  drain(pipe_.client(), connection_);
+  const auto nothing = connection_.poll();
+  ASSERT_TRUE(nothing);
+  EXPECT_FALSE(nothing->has_value());
+  EXPECT_EQ(connection_.credits(), before + 3);
+  EXPECT_EQ(connection_.in_flight(), 1u);
+  answer(server, id, 2);
+  const auto final_response = connection_.poll();
+  ASSERT_TRUE(final_response && final_response->has_value());
+  EXPECT_EQ((*final_response)->message_id, id);
+  EXPECT_EQ(connection_.credits(), before + 5);
+  EXPECT_EQ(connection_.in_flight(), 0u);
+}
+
 TEST_F(SmbConnection, CreditsBoundWhatIsSentAndResponsesGrantMore) {
   Connection c(ConnectionConfig{.credits = 1});
   Request r;
