@@ -432,7 +432,7 @@ TEST(SmbSamba, RequiredEncryptionIsRefusedBeforeAnythingGoesOutInClear) {
   EXPECT_EQ(transport.frames[0][4 + 12], 0x00);  // Command = NEGOTIATE
 }
 
-TEST(SmbSamba, ShareThatDoesNotEncryptIsRefusedWhenEncryptionIsRequired) {
+TEST(SmbSamba, ASigningOnlyServerIsRefusedWhenEncryptionIsRequired) {
   SmbdServer server(SmbdSecurity::kSigningRequired);
   smb::ClientConfig config = config_for(server);
   config.encryption = smb::EncryptionPolicy::kRequired;
