@@ -3,7 +3,6 @@
 #include "wireseal/smb/client.h"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
 #include "commands/commands.h"
@@ -664,7 +663,8 @@ Result<std::size_t> Client::read(const File& file, std::uint64_t offset,
                                  std::span<std::uint8_t> out, Progress progress) noexcept {
   const ReadSink into_span{
       [](void* context, std::uint64_t at, std::span<const std::uint8_t> data) noexcept -> Status {
-        std::memcpy(static_cast<std::uint8_t*>(context) + at, data.data(), data.size());
+        // copy_n, not memcpy: an empty span may carry a null pointer.
+        std::copy_n(data.data(), data.size(), static_cast<std::uint8_t*>(context) + at);
         return {};
       },
       out.data()};
@@ -679,7 +679,7 @@ Result<std::size_t> Client::write(const File& file, std::uint64_t offset,
   } from{data.data()};
   const WriteSource from_span{
       [](void* context, std::uint64_t at, std::span<std::uint8_t> out) noexcept -> Status {
-        std::memcpy(out.data(), static_cast<const From*>(context)->data + at, out.size());
+        std::copy_n(static_cast<const From*>(context)->data + at, out.size(), out.data());
         return {};
       },
       &from};
@@ -772,7 +772,7 @@ Result<std::size_t> Client::read_small(const Tree& tree, std::string_view path,
         if (!data || data->size() > out.size()) {
           return fail(Error::kMalformed);
         }
-        std::memcpy(out.data(), data->data(), data->size());
+        std::copy_n(data->data(), data->size(), out.data());
         got = data->size();
         return {};
       });
