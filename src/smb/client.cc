@@ -461,6 +461,19 @@ Result<File> Client::open(const Tree& tree, std::string_view path, OpenMode mode
       c.options = kOptionNonDirectory;
       c.file_attributes = kAttributeNormal;
       break;
+    case OpenMode::kCreateNew:
+      c.desired_access = kAccessGenericRead | kAccessGenericWrite;
+      c.disposition = kDispositionCreate;
+      c.options = kOptionNonDirectory;
+      c.file_attributes = kAttributeNormal;
+      break;
+    case OpenMode::kTemporary:
+      // Delete-on-close needs DELETE access, or the server answers STATUS_ACCESS_DENIED.
+      c.desired_access = kAccessGenericRead | kAccessGenericWrite | kAccessDelete;
+      c.disposition = kDispositionOverwriteIf;
+      c.options = kOptionNonDirectory | kOptionDeleteOnClose;
+      c.file_attributes = kAttributeTemporary;
+      break;
     case OpenMode::kReadWrite:
       c.desired_access = kAccessGenericRead | kAccessGenericWrite;
       break;

@@ -369,6 +369,31 @@ TEST(SmbSamba, DirectoriesListRenameAndDelete) {
   EXPECT_TRUE(c.echo());
 }
 
+TEST(SmbSamba, CreateNewRefusesAnExistingFileAndATemporaryOneGoesOnClose) {
+  SmbdServer server(SmbdSecurity::kEncryptRequired);
+  Session s = connect(server, config_for(server));
+  ASSERT_TRUE(s.client);
+  smb::Client& c = *s.client;
+  const Result<smb::File> fresh = c.open(s.tree, "new.bin", smb::OpenMode::kCreateNew);
+  ASSERT_TRUE(fresh) << std::hex << c.last_status();
+  ASSERT_TRUE(c.close(*fresh));
+  EXPECT_EQ(c.open(s.tree, "new.bin", smb::OpenMode::kCreateNew).error(), Error::kPeerRefused);
+  EXPECT_STREQ(smb::status_name(c.last_status()), "STATUS_OBJECT_NAME_COLLISION");
+
+  const Result<smb::File> scratch = c.open(s.tree, "scratch.bin", smb::OpenMode::kTemporary);
+  ASSERT_TRUE(scratch) << std::hex << c.last_status();
+  const Bytes data = random_bytes(300000, 7);
+  ASSERT_TRUE(c.write(*scratch, 0, data));
+  Bytes back(data.size());
+  const Result<std::size_t> got = c.read(*scratch, 0, back);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(back, data);
+  EXPECT_TRUE(std::filesystem::exists(server.share_dir() + "/scratch.bin"));
+  ASSERT_TRUE(c.close(*scratch));
+  EXPECT_FALSE(std::filesystem::exists(server.share_dir() + "/scratch.bin"));
+  EXPECT_TRUE(c.remove(s.tree, "new.bin"));
+}
+
 // CountingAuthenticator is the caller's own Authenticator (where Kerberos would plug in): NTLM
 // underneath, each call counted.
 class CountingAuthenticator final : public smb::Authenticator {

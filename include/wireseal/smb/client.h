@@ -81,6 +81,8 @@ struct Tree {
 enum class OpenMode : std::uint8_t {
   kRead,             // an existing file, for reading
   kWrite,            // create or truncate, for writing
+  kCreateNew,        // a new file, for writing: STATUS_OBJECT_NAME_COLLISION if it exists
+  kTemporary,        // create or truncate, for reading and writing; deleted when closed
   kReadWrite,        // an existing file, for both
   kDirectory,        // an existing directory (for listing)
   kCreateDirectory,  // a new directory

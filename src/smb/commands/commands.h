@@ -156,6 +156,7 @@ inline constexpr std::uint32_t kOptionDirectory = 0x00000001;
 inline constexpr std::uint32_t kOptionNonDirectory = 0x00000040;
 inline constexpr std::uint32_t kOptionDeleteOnClose = 0x00001000;
 inline constexpr std::uint32_t kAttributeNormal = 0x00000080;
+inline constexpr std::uint32_t kAttributeTemporary = 0x00000100;  // MS-FSCC §2.6
 inline constexpr std::uint32_t kAttributeDirectory = 0x00000010;
 
 struct CreateRequest {
