@@ -271,6 +271,22 @@ TEST(SmbSamba, PlainSessionNeitherSignsNorEncrypts) {
   put_and_get(s, server, "plain-64MiB", random_bytes(k64MiB, 99));
 }
 
+TEST(SmbSamba, AShareThatDemandsEncryptionIsSealedWhenTheSessionIsNot) {
+  SmbdServer server(SmbdSecurity::kSealedShare);
+  smb::ClientConfig config = config_for(server);
+  config.encryption = smb::EncryptionPolicy::kOff;
+  Session open_share = connect(server, config);
+  ASSERT_TRUE(open_share.client);
+  EXPECT_FALSE(open_share.tree.encrypted);
+  Session s = connect(server, config, "sealed");
+  ASSERT_TRUE(s.client);
+  // The session is not encrypted; the share's flag seals every request on its tree, and
+  // Samba refuses any that arrives in clear (STATUS_ACCESS_DENIED).
+  EXPECT_FALSE(s.client->encrypts());
+  EXPECT_TRUE(s.tree.encrypted);
+  put_and_get(s, server, "sealed-file", random_bytes(200000, 5));
+}
+
 TEST(SmbSamba, AnonymousAndGuestSessionsWorkUnprotected) {
   SmbdServer server(SmbdSecurity::kPlain);
   for (const std::string user : {"", "no-such-user"}) {

@@ -30,6 +30,9 @@ std::string security_lines(SmbdSecurity s) {
       return "  server smb encrypt = off\n  server signing = mandatory\n";
     case SmbdSecurity::kPlain:
       return "  server smb encrypt = off\n  server signing = auto\n  map to guest = Bad User\n";
+    case SmbdSecurity::kSealedShare:
+      // Globally "off" would take the cipher out of NEGOTIATE, and no share could encrypt.
+      return "  server smb encrypt = if_required\n  server signing = auto\n";
   }
   return {};
 }
@@ -143,7 +146,11 @@ void SmbdServer::write_config(SmbdSecurity security) {
        << "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
        << "  disable spoolss = yes\n"
        << security_lines(security) << "[test]\n  path = " << share_dir_ << "\n  read only = no\n"
-       << "[pub]\n  path = " << share_dir_ << "\n  read only = no\n  guest ok = yes\n";
+       << "[pub]\n  path = " << share_dir_
+       << "\n  read only = no\n  guest ok = yes\n"
+       // A share that demands encryption of a server that does not (its encrypt flag).
+       << "[sealed]\n  path = " << share_dir_ << "\n  read only = no\n"
+       << "  server smb encrypt = required\n";
   conf.close();
 }
 

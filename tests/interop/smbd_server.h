@@ -20,6 +20,7 @@ enum class SmbdSecurity {
   kSigningRequired,  // signing mandatory, encryption off
   kPlain,            // neither: encryption off, signing only if the client asks; unknown users
                      // and anonymous logons are the guest, who may use the share "pub"
+  kSealedShare,      // encryption available but not asked for, except by the share "sealed"
 };
 
 class SmbdServer {
