@@ -71,7 +71,8 @@ void note_protected(Sessions& s, std::uint32_t ssrc, std::uint16_t seq) {
 
 bool expected_protect_error(Error e) {
   return e == Error::kMalformed || e == Error::kWrongContext || e == Error::kTableFull ||
-         e == Error::kInvalidArgument || e == Error::kReplay || e == Error::kSequenceExhausted;
+         e == Error::kInvalidArgument || e == Error::kReplay || e == Error::kReplayOld ||
+         e == Error::kSequenceExhausted;
 }
 
 // with_cryptex_extension is `rtp` with the empty extension header RFC 9335 §5.1 inserts after

@@ -22,7 +22,7 @@ enum class Error : std::uint8_t {
   kInvalidArgument,     // a length or parameter outside what the algorithm allows
   kMalformed,           // input bytes do not parse
   kAuthFailed,          // tag, MAC or padding check failed (never says which)
-  kReplay,              // already seen or too old for the replay window
+  kReplay,              // already seen (a sender: that index was already used)
   kSequenceExhausted,   // sealing would reuse a sequence number / nonce
   kKeyLimit,            // usage limit of the key reached: re-key
   kUnsupported,         // algorithm or feature not available in this build / on this CPU
@@ -36,6 +36,7 @@ enum class Error : std::uint8_t {
   kPeerAlert,           // the peer ended the association with a fatal alert
   kPeerRefused,         // the peer answered with an error status (an SMB NTSTATUS)
   kClosed,              // the peer closed the connection
+  kReplayOld,           // older than the replay window: nobody can say whether it was seen
 };
 
 // ErrorOrigin says who has to act on an error. kPeer: the input bytes were bad (malformed,
@@ -49,6 +50,7 @@ constexpr ErrorOrigin error_origin(Error error) noexcept {
     case Error::kMalformed:
     case Error::kAuthFailed:
     case Error::kReplay:
+    case Error::kReplayOld:
     case Error::kWrongContext:
     case Error::kTimedOut:
     case Error::kPeerAlert:
@@ -247,7 +249,7 @@ using Status = Result<void>;
 struct DropCounters {
   std::uint64_t malformed = 0;      // kMalformed, and caller-side errors of an open call
   std::uint64_t auth = 0;           // kAuthFailed: bad tag, MAC, padding or MKI
-  std::uint64_t replay = 0;         // kReplay
+  std::uint64_t replay = 0;         // kReplay, kReplayOld
   std::uint64_t wrong_context = 0;  // kWrongContext (epoch, SessionId, SSRC), kTableFull
 
   // count adds one drop for `error`.
@@ -257,6 +259,7 @@ struct DropCounters {
         ++auth;
         break;
       case Error::kReplay:
+      case Error::kReplayOld:
         ++replay;
         break;
       case Error::kWrongContext:

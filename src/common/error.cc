@@ -15,7 +15,7 @@ const char* to_string(Error error) noexcept {
     case Error::kAuthFailed:
       return "authentication failed";
     case Error::kReplay:
-      return "replayed or too old";
+      return "replayed";
     case Error::kSequenceExhausted:
       return "sequence number exhausted";
     case Error::kKeyLimit:
@@ -38,6 +38,8 @@ const char* to_string(Error error) noexcept {
       return "refused by the peer";
     case Error::kClosed:
       return "connection closed by the peer";
+    case Error::kReplayOld:
+      return "older than the replay window";
   }
   return "unknown error";
 }

@@ -18,6 +18,10 @@ bool ReplayWindow::is_fresh(std::uint64_t index) const noexcept {
   return wireseal::detail::replay_is_fresh(bits_, *highest_, *started_, index);
 }
 
+bool ReplayWindow::is_too_old(std::uint64_t index) const noexcept {
+  return wireseal::detail::replay_is_too_old(bits_.size(), *highest_, *started_, index);
+}
+
 void ReplayWindow::mark(std::uint64_t index) noexcept {
   wireseal::detail::replay_mark(bits_, *highest_, *started_, index);
 }

@@ -159,7 +159,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
     return count_drop(auto_create ? Error::kTableFull : Error::kWrongContext);
   }
   if (st != nullptr && !streams.rtcp_window(*st).is_fresh(index)) {
-    return count_drop(Error::kReplay);
+    return count_drop(streams.rtcp_window(*st).refusal(index));
   }
   const std::size_t body_len = plain_len - kRtcpHeaderSize;
 

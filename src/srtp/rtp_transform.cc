@@ -42,8 +42,8 @@ Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
   if (!index) {
     return roc_of(st->rtp_highest) == UINT32_MAX ? Error::kSequenceExhausted : Error::kReplay;
   }
-  if (!table.rtp_window(*st).is_fresh(*index)) {
-    return Error::kReplay;
+  if (const ReplayWindow window = table.rtp_window(*st); !window.is_fresh(*index)) {
+    return window.refusal(*index);
   }
   return *index;
 }

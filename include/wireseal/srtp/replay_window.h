@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <span>
 
+#include "wireseal/result.h"
+
 namespace wireseal::srtp {
 
 inline constexpr std::size_t kDefaultReplayWindow = 128;  // libsrtp's default, > RFC's 64
@@ -32,6 +34,12 @@ class ReplayWindow {
   // is_fresh is true if `index` is newer than the highest marked index, or inside the window
   // and not yet marked. Before anything is marked every index is fresh.
   bool is_fresh(std::uint64_t index) const noexcept;
+  // is_too_old is true if `index` lies behind the window: is_fresh refuses it as kReplayOld.
+  bool is_too_old(std::uint64_t index) const noexcept;
+  // refusal is why is_fresh refused `index`: kReplayOld behind the window, else kReplay.
+  Error refusal(std::uint64_t index) const noexcept {
+    return is_too_old(index) ? Error::kReplayOld : Error::kReplay;
+  }
   // mark records `index`, sliding the window when it is the newest. Marking an index older
   // than the window does nothing.
   void mark(std::uint64_t index) noexcept;

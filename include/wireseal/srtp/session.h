@@ -23,11 +23,12 @@
 // failure an output buffer's packet bytes are zeroed when decryption had started.
 //
 // Errors (wireseal::Error): kMalformed (does not parse), kBufferTooSmall, kAliasing,
-// kAuthFailed (tag, unknown MKI), kReplay (index seen or older than the window; also a
-// sender reusing an index), kSequenceExhausted (ROC or SRTCP index would wrap: re-key),
-// kKeyLimit (the master key protected all RFC 3711 §9.2 allows, over all its streams: re-key),
-// kWrongContext (unknown SSRC when streams are not created automatically), kTableFull (a new
-// SSRC finds the stream table full), kInvalidArgument (cryptex on an extension it cannot carry).
+// kAuthFailed (tag, unknown MKI), kReplay (index seen; also a sender reusing an index),
+// kReplayOld (index behind the replay window), kSequenceExhausted (ROC or SRTCP index would
+// wrap: re-key), kKeyLimit (the master key protected all RFC 3711 §9.2 allows, over all its
+// streams: re-key), kWrongContext (unknown SSRC when streams are not created automatically),
+// kTableFull (a new SSRC finds the stream table full), kInvalidArgument (cryptex on an
+// extension it cannot carry).
 // Unprotect failures are also counted per reason in drop_counters().
 //
 // Threads: a Session is not safe for concurrent use; give each thread its own.

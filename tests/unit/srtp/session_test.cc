@@ -165,6 +165,21 @@ TEST_P(SrtpSession, ReplayIsRejectedAndOnlyAuthenticPacketsMoveTheWindow) {
   Bytes buf(again.size() + 64);
   std::copy(again.begin(), again.end(), buf.begin());
   EXPECT_EQ(tx.protect_rtp(buf, again.size()).error(), Error::kReplay);
+  // Behind the window (128 indexes by default) is "too old", not "seen": nobody can tell.
+  const Bytes p30 = protect(tx, rtp_packet(1, 30, 20));
+  const Bytes p300 = protect(tx, rtp_packet(1, 300, 20));
+  EXPECT_FALSE(unprotect(rx, p300).empty());
+  EXPECT_TRUE(unprotect(rx, p30, false, &e).empty());
+  EXPECT_EQ(e, Error::kReplayOld);
+  EXPECT_EQ(rx.drop_counters().replay, 3u);
+  EXPECT_EQ(tx.protect_rtp(buf, again.size()).error(), Error::kReplayOld);  // a sender's too
+  std::vector<Bytes> reports;
+  for (int i = 0; i < 200; ++i) {
+    reports.push_back(protect(tx, rtcp_packet(1, 16), true));
+  }
+  EXPECT_FALSE(unprotect(rx, reports.back(), true).empty());
+  EXPECT_TRUE(unprotect(rx, reports.front(), true, &e).empty());
+  EXPECT_EQ(e, Error::kReplayOld);
 }
 
 TEST_P(SrtpSession, SequenceRolloverIncrementsRocOnBothSides) {

@@ -39,6 +39,13 @@ inline bool replay_is_fresh(std::span<const std::uint64_t> bits, std::uint64_t h
   return (bits[bit / 64] >> (bit % 64) & 1) == 0;
 }
 
+// replay_is_too_old is true if `n` lies behind the window (so replay_is_fresh refused it
+// without knowing whether it was seen).
+inline bool replay_is_too_old(std::size_t words, std::uint64_t highest, bool started,
+                              std::uint64_t n) noexcept {
+  return started && n <= highest && highest - n >= words * 64;
+}
+
 // replay_clear_ring clears the slots of `count` (< the window size) numbers from `first` on.
 // A run never crosses a word boundary, and the ring's wrap falls on one, so each step clears
 // one word's run.
