@@ -1,6 +1,7 @@
 // Session: set-up, stream management and the buffer checks in front of the transforms.
 #include "wireseal/srtp/session.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -26,6 +27,7 @@ std::uint64_t random_seed() {
 StreamState stream_from(const StreamOptions& options) {
   StreamState d;
   d.initial_roc = options.roc;
+  d.sent.rtcp_next = std::max<std::uint32_t>(d.sent.rtcp_next, options.srtcp_index);
   d.key_index = options.key_index;
   d.cryptex = options.cryptex;
   d.set_encrypted_ids(options.encrypted_extension_ids);

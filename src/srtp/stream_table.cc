@@ -162,6 +162,7 @@ StreamState StreamTable::first_state(std::uint32_t ssrc,
   s.rtcp_started = false;
   // A stream of this SSRC sent under these keys before: continue above everything it used.
   s.sent = retired_.marks(ssrc);
+  s.sent.rtcp_next = std::max(s.sent.rtcp_next, initial.sent.rtcp_next);
   s.rtp_send_floor = s.sent.rtp_next;
   s.initial_roc = std::max(s.initial_roc, roc_of(s.sent.rtp_next));
   return s;

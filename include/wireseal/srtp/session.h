@@ -58,7 +58,11 @@ struct MasterKey {
 
 // StreamOptions configure one stream (one SSRC).
 struct StreamOptions {
-  std::uint32_t roc = 0;       // rollover counter the first packet is assumed to carry
+  std::uint32_t roc = 0;  // rollover counter the first packet is assumed to carry
+  // The SRTCP index the first protect_rtcp uses (0: libsrtp's 1). A stream moved to new keys
+  // continues its count this way; under the same keys it never goes below what an earlier
+  // stream of this SSRC used.
+  std::uint32_t srtcp_index = 0;
   std::uint8_t key_index = 0;  // master key (index into SessionConfig::keys) protect uses
   bool cryptex = false;        // RFC 9335: encrypt CSRCs and the whole header extension
   // RFC 6904: IDs (1..255) of header-extension elements to encrypt. Copied into the stream.

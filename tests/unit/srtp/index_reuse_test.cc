@@ -291,4 +291,24 @@ TEST_P(SrtpIndexReuse, PacketsBeyondOnePacketsKeystreamAreRefused) {
 }
 
 }  // namespace
+TEST(SrtpStreamOptions, AnSrtcpStartIndexNeverGoesBelowWhatTheKeysUsed) {
+  const srtp::Profile profile = srtp::Profile::kAes128CmHmacSha1_80;
+  const KeySet keys = make_keys(profile, 3);
+  Session tx = make_session(profile, {keys});
+  srtp::StreamOptions at_500;
+  at_500.srtcp_index = 500;
+  ASSERT_TRUE(tx.add_stream(kSsrc, at_500));
+  EXPECT_EQ(*tx.srtcp_index(kSsrc), 500u);
+  for (int i = 0; i < 3; ++i) {
+    Bytes p = rtcp_packet(kSsrc, 16);
+    p.resize(p.size() + tx.rtcp_overhead());
+    ASSERT_TRUE(tx.protect_rtcp(p, 16));
+  }
+  ASSERT_TRUE(tx.remove_stream(kSsrc));
+  srtp::StreamOptions at_10;
+  at_10.srtcp_index = 10;
+  ASSERT_TRUE(tx.add_stream(kSsrc, at_10));
+  EXPECT_EQ(*tx.srtcp_index(kSsrc), 503u);  // above what the removed stream used
+}
+
 }  // namespace wireseal::test
