@@ -1,0 +1,520 @@
+// srtp_t set-up: srtp_create, srtp_add_stream, srtp_update, srtp_remove_stream, and the
+// per-session queries (ROC, trailer lengths, user data).
+#include "context.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <optional>
+
+#include "common/ct.h"
+#include "wireseal/srtp/profile.h"
+
+namespace wireseal::compat {
+
+Keying::~Keying() { detail::secure_wipe(identity.data(), identity.size()); }
+
+srtp::StreamOptions Policy::options(std::uint8_t key_index, std::uint32_t roc) const noexcept {
+  srtp::StreamOptions o;
+  o.roc = roc;
+  o.key_index = key_index;
+  o.encrypted_extension_ids = extension_ids;
+  return o;
+}
+
+// --- the SSRC map
+
+namespace {
+
+std::size_t home(std::uint32_t ssrc) noexcept {
+  return (ssrc * 0x9E3779B1U) & (kStreamSlots - 1);  // Fibonacci hashing spreads close SSRCs
+}
+
+}  // namespace
+
+Stream* StreamMap::find(std::uint32_t ssrc) noexcept {
+  for (std::size_t i = home(ssrc), n = 0; n < kStreamSlots; i = (i + 1) & (kStreamSlots - 1), ++n) {
+    Stream& s = slots_[i];
+    if (s.policy == nullptr && !s.removed) {
+      return nullptr;
+    }
+    if (!s.removed && s.ssrc == ssrc) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+Stream* StreamMap::insert(std::uint32_t ssrc, Policy* policy) noexcept {
+  // Three quarters full at most, tombstones included, so probes stay short.
+  if (used_ >= kStreamSlots / 4 * 3) {
+    return nullptr;
+  }
+  for (std::size_t i = home(ssrc);; i = (i + 1) & (kStreamSlots - 1)) {
+    Stream& s = slots_[i];
+    if (s.policy == nullptr || s.removed) {
+      used_ += s.removed ? 0 : 1;
+      s = Stream{ssrc, policy, false, Direction::kUnknown, 0};
+      return &s;
+    }
+  }
+}
+
+void StreamMap::erase(Stream* s) noexcept {
+  s->removed = true;
+  s->policy = nullptr;
+}
+
+// --- errors and events
+
+srtp_err_status_t status_of(Error e) noexcept {
+  switch (e) {
+    case Error::kAuthFailed:
+      return srtp_err_status_auth_fail;
+    case Error::kReplay:
+      return srtp_err_status_replay_fail;
+    case Error::kReplayOld:
+      return srtp_err_status_replay_old;
+    case Error::kKeyLimit:
+    case Error::kSequenceExhausted:
+      return srtp_err_status_key_expired;
+    case Error::kWrongContext:
+      return srtp_err_status_no_ctx;
+    case Error::kTableFull:
+    case Error::kOutOfMemory:
+      return srtp_err_status_alloc_fail;
+    case Error::kMalformed:
+    case Error::kBufferTooSmall:
+    case Error::kAliasing:
+    case Error::kInvalidArgument:
+      return srtp_err_status_bad_param;
+    default:
+      return srtp_err_status_fail;
+  }
+}
+
+namespace {
+
+// --- turning a policy into keyings
+
+struct KeyView {
+  const unsigned char* key;  // master key then salt
+  const unsigned char* mki;
+};
+
+// Keys are a policy's master keys: policy.key alone, or policy.keys with their MKIs.
+struct Keys {
+  std::vector<KeyView> keys;
+  std::size_t mki_len = 0;
+};
+
+std::optional<Keys> keys_of(const srtp_policy_t& p) {
+  Keys k;
+  if (p.keys != nullptr && p.num_master_keys > 0) {
+    if (p.num_master_keys > SRTP_MAX_NUM_MASTER_KEYS) {
+      return std::nullopt;
+    }
+    for (unsigned long i = 0; i < p.num_master_keys; ++i) {
+      const srtp_master_key_t* m = p.keys[i];
+      if (m == nullptr || m->key == nullptr || m->mki_size > SRTP_MAX_MKI_LEN ||
+          (m->mki_size != 0 && m->mki_id == nullptr) || (i > 0 && m->mki_size != k.mki_len)) {
+        return std::nullopt;  // every key needs an MKI of the same length
+      }
+      k.mki_len = m->mki_size;
+      k.keys.push_back({m->key, m->mki_id});
+    }
+    if (k.keys.size() > 1 && k.mki_len == 0) {
+      return std::nullopt;
+    }
+    return k;
+  }
+  if (p.key == nullptr) {
+    return std::nullopt;
+  }
+  k.keys.push_back({p.key, nullptr});
+  return k;
+}
+
+// A keying is known by everything that shapes its keystream and its wire format.
+std::vector<std::uint8_t> identity_of(srtp::Profile profile, std::size_t window, const Keys& k) {
+  const srtp::ProfileInfo& info = srtp::info(profile);
+  std::vector<std::uint8_t> id{
+      static_cast<std::uint8_t>(profile), static_cast<std::uint8_t>(window >> 8),
+      static_cast<std::uint8_t>(window), static_cast<std::uint8_t>(k.mki_len)};
+  for (const KeyView& v : k.keys) {
+    id.insert(id.end(), v.key, v.key + info.master_key_len + info.master_salt_len);
+    if (k.mki_len != 0) {
+      id.insert(id.end(), v.mki, v.mki + k.mki_len);
+    }
+  }
+  return id;
+}
+
+Result<Keying*> keying_for(srtp_ctx_t_& ctx, srtp::Profile profile, std::size_t window,
+                           const Keys& k) {
+  std::vector<std::uint8_t> id = identity_of(profile, window, k);
+  for (const auto& keying : ctx.keyings) {
+    if (keying->identity == id) {
+      detail::secure_wipe(id.data(), id.size());
+      return keying.get();
+    }
+  }
+  const srtp::ProfileInfo& info = srtp::info(profile);
+  std::vector<srtp::MasterKey> masters;
+  for (const KeyView& v : k.keys) {
+    masters.push_back({{v.key, info.master_key_len},
+                       {v.key + info.master_key_len, info.master_salt_len},
+                       {v.mki, k.mki_len}});
+  }
+  srtp::SessionConfig c;
+  c.profile = profile;
+  c.keys = masters;
+  c.mki_len = k.mki_len;
+  c.max_streams = kStreamsPerKeying;
+  c.replay_window = window;
+  c.create_streams_on_first_packet = true;  // the SSRC map decides who may create streams
+  Result<srtp::Session> session = srtp::Session::create(c);
+  if (!session) {
+    detail::secure_wipe(id.data(), id.size());
+    return session.error();
+  }
+  ctx.keyings.push_back(std::make_unique<Keying>(std::move(id), std::move(*session)));
+  return ctx.keyings.back().get();
+}
+
+// same_rtcp_transform: one wireseal Session's SRTCP is what the RTCP policy asks for.
+bool same_rtcp_transform(srtp::Profile rtp, srtp::Profile rtcp) noexcept {
+  const srtp::ProfileInfo& a = srtp::info(rtp);
+  const srtp::ProfileInfo& b = srtp::info(rtcp);
+  return a.cipher == b.cipher && a.master_key_len == b.master_key_len &&
+         a.rtcp_tag_len == b.rtcp_tag_len;
+}
+
+// policy_from validates `p` and builds its Policy (finding or making its keyings).
+Result<std::unique_ptr<Policy>> policy_from(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
+  if (p.ssrc.type != ssrc_specific && p.ssrc.type != ssrc_any_inbound &&
+      p.ssrc.type != ssrc_any_outbound) {
+    return Error::kInvalidArgument;
+  }
+  srtp::Profile rtp{};
+  srtp::Profile rtcp{};
+  if (!profile_of(p.rtp, rtp) || !profile_of(p.rtcp, rtcp) ||
+      // wireseal's SRTCP tags are 80 bits (HMAC) or 128 (GCM): a 32-bit SRTCP tag is refused
+      p.rtcp.auth_tag_len != static_cast<int>(srtp::info(rtcp).rtcp_tag_len) ||
+      srtp::info(rtp).master_key_len != srtp::info(rtcp).master_key_len ||
+      srtp::info(rtp).master_salt_len != srtp::info(rtcp).master_salt_len) {
+    return Error::kInvalidArgument;
+  }
+  const std::size_t window = p.window_size == 0 ? 128 : p.window_size;
+  if (window < 64 || window >= 0x8000) {
+    return Error::kInvalidArgument;
+  }
+  if (p.enc_xtn_hdr_count < 0 || (p.enc_xtn_hdr_count > 0 && p.enc_xtn_hdr == nullptr)) {
+    return Error::kInvalidArgument;
+  }
+  const std::optional<Keys> keys = keys_of(p);
+  if (!keys) {
+    return Error::kInvalidArgument;
+  }
+  auto policy = std::make_unique<Policy>();
+  policy->type = p.ssrc.type;
+  policy->ssrc = p.ssrc.value;
+  policy->key_count = keys->keys.size();
+  policy->mki_len = keys->mki_len;
+  for (const KeyView& v : keys->keys) {
+    policy->mkis.insert(policy->mkis.end(), v.mki, v.mki + keys->mki_len);
+  }
+  for (int i = 0; i < p.enc_xtn_hdr_count; ++i) {
+    if (p.enc_xtn_hdr[i] < 1 || p.enc_xtn_hdr[i] > 255) {
+      return Error::kInvalidArgument;
+    }
+    policy->extension_ids.push_back(static_cast<std::uint8_t>(p.enc_xtn_hdr[i]));
+  }
+  Result<Keying*> rtp_keying = keying_for(ctx, rtp, window, *keys);
+  if (!rtp_keying) {
+    return rtp_keying.error();
+  }
+  policy->rtp = *rtp_keying;
+  policy->rtcp = policy->rtp;
+  if (!same_rtcp_transform(rtp, rtcp)) {
+    Result<Keying*> rtcp_keying = keying_for(ctx, rtcp, window, *keys);
+    if (!rtcp_keying) {
+      return rtcp_keying.error();
+    }
+    policy->rtcp = *rtcp_keying;
+  }
+  return policy;
+}
+
+// add_to_keyings gives `ssrc` a stream in each keying of `policy`.
+Status add_to_keyings(const Policy& policy, std::uint32_t ssrc, std::uint32_t roc = 0,
+                      std::uint32_t srtcp_index = 0) {
+  srtp::StreamOptions o = policy.options(0, roc);
+  o.srtcp_index = srtcp_index;
+  if (Status s = policy.rtp->session.add_stream(ssrc, o); !s) {
+    return s;
+  }
+  if (policy.rtcp != policy.rtp) {
+    return policy.rtcp->session.add_stream(ssrc, o);
+  }
+  return {};
+}
+
+// remove_from_keyings drops `ssrc`'s streams (their high-water marks stay with the keys).
+Status remove_from_keyings(const Policy& policy, std::uint32_t ssrc) {
+  Status result;
+  for (Keying* k : {policy.rtp, policy.rtcp}) {
+    if (k->session.has_stream(ssrc)) {
+      if (Status s = k->session.remove_stream(ssrc); !s) {
+        result = s;
+      }
+    }
+    if (policy.rtcp == policy.rtp) {
+      break;
+    }
+  }
+  return result;
+}
+
+srtp_err_status_t add_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
+  Result<std::unique_ptr<Policy>> made = policy_from(ctx, p);
+  if (!made) {
+    return status_of(made.error());
+  }
+  Policy* policy = made->get();
+  switch (policy->type) {
+    case ssrc_any_inbound:
+    case ssrc_any_outbound: {
+      Policy*& slot = policy->type == ssrc_any_inbound ? ctx.inbound : ctx.outbound;
+      if (slot != nullptr) {
+        return srtp_err_status_bad_param;  // one template per direction
+      }
+      slot = policy;
+      break;
+    }
+    default: {
+      if (ctx.streams.find(policy->ssrc) != nullptr) {
+        return srtp_err_status_bad_param;
+      }
+      if (const Status s = add_to_keyings(*policy, policy->ssrc); !s) {
+        return status_of(s.error() == Error::kBadState ? Error::kInvalidArgument : s.error());
+      }
+      if (ctx.streams.insert(policy->ssrc, policy) == nullptr) {
+        static_cast<void>(remove_from_keyings(*policy, policy->ssrc));
+        return srtp_err_status_alloc_fail;
+      }
+      break;
+    }
+  }
+  ctx.policies.push_back(std::move(*made));
+  return srtp_err_status_ok;
+}
+
+// move_stream puts `s` under `to`'s keys, its ROC and SRTCP count continued (srtp_update).
+void move_stream(Stream& s, Policy& to) {
+  const Policy& from = *s.policy;
+  const Result<std::uint32_t> roc = from.rtp->session.roc(s.ssrc);
+  const Result<std::uint32_t> srtcp = from.rtcp->session.srtcp_index(s.ssrc);
+  static_cast<void>(remove_from_keyings(from, s.ssrc));
+  static_cast<void>(add_to_keyings(to, s.ssrc, roc ? *roc : 0, srtcp ? *srtcp : 0));
+  s.policy = &to;
+  s.key_index = 0;
+}
+
+srtp_err_status_t update_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
+  Policy* old = nullptr;
+  if (p.ssrc.type == ssrc_any_inbound) {
+    old = ctx.inbound;
+  } else if (p.ssrc.type == ssrc_any_outbound) {
+    old = ctx.outbound;
+  } else if (p.ssrc.type == ssrc_specific) {
+    Stream* s = ctx.streams.find(p.ssrc.value);
+    old = s != nullptr ? s->policy : nullptr;
+  }
+  if (old == nullptr) {
+    return srtp_err_status_bad_param;  // libsrtp updates only what exists
+  }
+  Result<std::unique_ptr<Policy>> made = policy_from(ctx, p);
+  if (!made) {
+    return status_of(made.error());
+  }
+  Policy* policy = made->get();
+  if (policy->rtp == old->rtp && policy->rtcp == old->rtcp) {
+    return srtp_err_status_ok;  // the same keys: the streams go on as they are
+  }
+  if (p.ssrc.type == ssrc_specific) {
+    move_stream(*ctx.streams.find(p.ssrc.value), *policy);
+  } else {
+    ctx.streams.for_each_of(old, [&](Stream& s) { move_stream(s, *policy); });
+    (p.ssrc.type == ssrc_any_inbound ? ctx.inbound : ctx.outbound) = policy;
+  }
+  ctx.policies.push_back(std::move(*made));
+  return srtp_err_status_ok;
+}
+
+// for_each_policy runs f over a policy list until one fails.
+template <class F>
+srtp_err_status_t for_each_policy(const srtp_policy_t* p, F&& f) {
+  try {
+    for (; p != nullptr; p = p->next) {
+      if (const srtp_err_status_t s = f(*p); s != srtp_err_status_ok) {
+        return s;
+      }
+    }
+    return srtp_err_status_ok;
+  } catch (const std::bad_alloc&) {
+    return srtp_err_status_alloc_fail;
+  }
+}
+
+uint32_t trailer_of(const Policy& p, bool rtcp, bool use_mki) {
+  const srtp::ProfileInfo& info = p.rtp->session.profile();
+  const std::size_t tag = rtcp ? p.rtcp->session.profile().rtcp_tag_len + 4 : info.rtp_tag_len;
+  return static_cast<uint32_t>(tag + (use_mki ? p.mki_len : 0));
+}
+
+// trailer_length: the largest trailer any stream or template adds, as libsrtp reports it.
+srtp_err_status_t trailer_length(srtp_t session, bool rtcp, uint32_t use_mki, uint32_t mki_index,
+                                 uint32_t* length) {
+  if (session == nullptr || length == nullptr || session->policies.empty()) {
+    return srtp_err_status_bad_param;
+  }
+  *length = 0;
+  srtp_err_status_t status = srtp_err_status_bad_mki;
+  for (const auto& p : session->policies) {
+    if (use_mki != 0 && mki_index >= p->key_count) {
+      continue;
+    }
+    status = srtp_err_status_ok;
+    *length = std::max(*length, trailer_of(*p, rtcp, use_mki != 0));
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace wireseal::compat
+
+using namespace wireseal::compat;  // NOLINT(google-build-using-namespace): the C entry points
+
+extern "C" {
+
+srtp_err_status_t srtp_create(srtp_t* session, const srtp_policy_t* policy) {
+  if (session == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  *session = nullptr;
+  auto* ctx = new (std::nothrow) srtp_ctx_t_;
+  if (ctx == nullptr) {
+    return srtp_err_status_alloc_fail;
+  }
+  const srtp_err_status_t s =
+      for_each_policy(policy, [&](const srtp_policy_t& p) { return add_stream(*ctx, p); });
+  if (s != srtp_err_status_ok) {
+    delete ctx;
+    return s;
+  }
+  *session = ctx;
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_dealloc(srtp_t session) {
+  if (session == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  delete session;
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_add_stream(srtp_t session, const srtp_policy_t* policy) {
+  if (session == nullptr || policy == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  try {
+    return add_stream(*session, *policy);
+  } catch (const std::bad_alloc&) {
+    return srtp_err_status_alloc_fail;
+  }
+}
+
+srtp_err_status_t srtp_update(srtp_t session, const srtp_policy_t* policy) {
+  if (session == nullptr || policy == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  return for_each_policy(policy,
+                         [&](const srtp_policy_t& p) { return update_stream(*session, p); });
+}
+
+srtp_err_status_t srtp_update_stream(srtp_t session, const srtp_policy_t* policy) {
+  if (session == nullptr || policy == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  try {
+    return update_stream(*session, *policy);
+  } catch (const std::bad_alloc&) {
+    return srtp_err_status_alloc_fail;
+  }
+}
+
+srtp_err_status_t srtp_remove_stream(srtp_t session, unsigned int ssrc) {
+  if (session == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  Stream* s = session->streams.find(ssrc);
+  if (s == nullptr) {
+    return srtp_err_status_no_ctx;
+  }
+  // Refused only when the keys keep too many removed senders' marks: re-key instead.
+  if (!remove_from_keyings(*s->policy, ssrc)) {
+    return srtp_err_status_fail;
+  }
+  session->streams.erase(s);
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_set_stream_roc(srtp_t session, uint32_t ssrc, uint32_t roc) {
+  Stream* s = session != nullptr ? session->streams.find(ssrc) : nullptr;
+  if (s == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  wireseal::srtp::Session& rtp = s->policy->rtp->session;
+  const wireseal::Result<std::uint32_t> now = rtp.roc(ssrc);
+  if (now && roc < *now) {
+    return srtp_err_status_replay_old;  // libsrtp never moves a ROC back
+  }
+  const wireseal::Status set = rtp.set_roc(ssrc, roc);
+  if (!set) {
+    return set.error() == wireseal::Error::kBadState ? srtp_err_status_replay_old
+                                                     : status_of(set.error());
+  }
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_get_stream_roc(srtp_t session, uint32_t ssrc, uint32_t* roc) {
+  Stream* s = session != nullptr ? session->streams.find(ssrc) : nullptr;
+  if (s == nullptr || roc == nullptr) {
+    return srtp_err_status_bad_param;
+  }
+  const wireseal::Result<std::uint32_t> now = s->policy->rtp->session.roc(ssrc);
+  *roc = now ? *now : 0;
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_get_protect_trailer_length(srtp_t session, uint32_t use_mki,
+                                                  uint32_t mki_index, uint32_t* length) {
+  return trailer_length(session, false, use_mki, mki_index, length);
+}
+
+srtp_err_status_t srtp_get_protect_rtcp_trailer_length(srtp_t session, uint32_t use_mki,
+                                                       uint32_t mki_index, uint32_t* length) {
+  return trailer_length(session, true, use_mki, mki_index, length);
+}
+
+void srtp_set_user_data(srtp_t ctx, void* data) {
+  if (ctx != nullptr) {
+    ctx->user_data = data;
+  }
+}
+
+void* srtp_get_user_data(srtp_t ctx) { return ctx != nullptr ? ctx->user_data : nullptr; }
+
+}  // extern "C"

@@ -1,0 +1,114 @@
+#pragma once
+// The drop-in's model of a libsrtp session (srtp_t), built on wireseal::srtp::Session.
+//
+// libsrtp keeps a list of streams, each with its own keys, plus up to two templates
+// (ssrc_any_inbound / ssrc_any_outbound) that new SSRCs are cloned from. Here:
+//
+//   srtp_ctx_t_
+//     ├─ keyings: one wireseal Session per distinct (profile, window, keys, MKIs). Streams of
+//     │           the same keys share it, so its index bookkeeping spans them all: a stream
+//     │           removed and added again under the same keys cannot reuse an index.
+//     ├─ policies: one Policy per srtp_policy_t added (specific SSRC or template): which
+//     │           Keying protects RTP and which RTCP, MKI layout, extension IDs to encrypt.
+//     └─ streams: SSRC → Policy, fixed-capacity open addressing, found in O(1) per packet;
+//                 an SSRC not in it falls to the inbound/outbound template.
+//
+// Everything is allocated by srtp_create / srtp_add_stream / srtp_update; packets allocate
+// nothing.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "srtp2/srtp.h"
+#include "wireseal/result.h"
+#include "wireseal/srtp/session.h"
+
+namespace wireseal::compat {
+
+inline constexpr std::size_t kStreamsPerKeying = 256;  // streams one set of keys may hold
+inline constexpr std::size_t kStreamSlots = 1024;      // SSRCs one srtp_t may hold (power of 2)
+
+// Keying is one wireseal Session and what it was made from (kept to find it again; wiped).
+struct Keying {
+  std::vector<std::uint8_t> identity;  // profile, window, MKI length, keys, salts, MKIs
+  srtp::Session session;
+  Keying(std::vector<std::uint8_t> id, srtp::Session s)
+      : identity(std::move(id)), session(std::move(s)) {}
+  ~Keying();
+  Keying(const Keying&) = delete;
+  Keying& operator=(const Keying&) = delete;
+};
+
+// Policy is one srtp_policy_t as added.
+struct Policy {
+  srtp_ssrc_type_t type = ssrc_undefined;
+  std::uint32_t ssrc = 0;
+  Keying* rtp = nullptr;
+  Keying* rtcp = nullptr;  // == rtp when one Session serves both
+  std::size_t key_count = 1;
+  std::size_t mki_len = 0;                  // 0: no MKI on the wire
+  std::vector<std::uint8_t> mkis;           // key_count * mki_len bytes
+  std::vector<std::uint8_t> extension_ids;  // RFC 6904 IDs to encrypt
+  srtp::StreamOptions options(std::uint8_t key_index, std::uint32_t roc = 0) const noexcept;
+};
+
+enum class Direction : std::uint8_t { kUnknown, kSender, kReceiver };
+
+// Stream is one SSRC's entry: its policy, whether it sent or received, its current key.
+struct Stream {
+  std::uint32_t ssrc = 0;
+  Policy* policy = nullptr;  // nullptr: empty slot
+  bool removed = false;      // a tombstone: lookups go on past it
+  Direction direction = Direction::kUnknown;
+  std::uint8_t key_index = 0;  // the master key protect uses (MKI index)
+};
+
+// StreamMap finds a Stream by SSRC (linear probing over kStreamSlots).
+class StreamMap {
+ public:
+  StreamMap() : slots_(kStreamSlots) {}
+  Stream* find(std::uint32_t ssrc) noexcept;
+  // insert adds `ssrc` (not present) for `policy`; nullptr when the map is full.
+  Stream* insert(std::uint32_t ssrc, Policy* policy) noexcept;
+  void erase(Stream* s) noexcept;
+  bool full() const noexcept { return used_ >= kStreamSlots / 4 * 3; }
+  // for_each_of calls f(stream) for every live stream of policy `p`.
+  template <class F>
+  void for_each_of(const Policy* p, F&& f) {
+    for (Stream& s : slots_) {
+      if (s.policy == p && !s.removed) {
+        f(s);
+      }
+    }
+  }
+
+ private:
+  std::vector<Stream> slots_;
+  std::size_t used_ = 0;  // live entries plus tombstones
+};
+
+}  // namespace wireseal::compat
+
+struct srtp_ctx_t_ {
+  std::vector<std::unique_ptr<wireseal::compat::Keying>> keyings;
+  std::vector<std::unique_ptr<wireseal::compat::Policy>> policies;
+  wireseal::compat::Policy* inbound = nullptr;   // ssrc_any_inbound template
+  wireseal::compat::Policy* outbound = nullptr;  // ssrc_any_outbound template
+  wireseal::compat::StreamMap streams;
+  void* user_data = nullptr;
+};
+
+namespace wireseal::compat {
+
+// status_of maps a wireseal Error to the srtp_err_status_t libsrtp gives for that failure.
+srtp_err_status_t status_of(Error e) noexcept;
+
+// report_event calls the installed event handler, if any.
+void report_event(srtp_t session, std::uint32_t ssrc, srtp_event_t event) noexcept;
+
+// profile_of finds the wireseal profile of a libsrtp crypto policy; false when wireseal
+// does not implement it (AES-CM without authentication, GCM with 8-byte tags, ...).
+bool profile_of(const srtp_crypto_policy_t& p, srtp::Profile& out) noexcept;
+
+}  // namespace wireseal::compat

@@ -1,0 +1,70 @@
+// Library-wide calls: initialisation, version, the event and log handlers, debug modules.
+// The handlers are the only global state, as in libsrtp; they are atomics so installing one
+// while another thread protects is not a data race.
+#include <atomic>
+#include <cstring>
+
+#include "context.h"
+
+namespace wireseal::compat {
+namespace {
+
+std::atomic<srtp_event_handler_func_t*> g_event_handler{nullptr};
+std::atomic<srtp_log_handler_func_t*> g_log_handler{nullptr};
+std::atomic<void*> g_log_data{nullptr};
+std::atomic<bool> g_debug_srtp{false};
+
+void log(srtp_log_level_t level, const char* message) {
+  if (srtp_log_handler_func_t* h = g_log_handler.load()) {
+    h(level, message, g_log_data.load());
+  }
+}
+
+}  // namespace
+
+void report_event(srtp_t session, std::uint32_t ssrc, srtp_event_t event) noexcept {
+  if (srtp_event_handler_func_t* h = g_event_handler.load()) {
+    srtp_event_data_t data{session, ssrc, event};
+    h(&data);
+  }
+}
+
+}  // namespace wireseal::compat
+
+extern "C" {
+
+// Nothing to set up: wireseal picks its kernels on first use, and sessions need no registry.
+srtp_err_status_t srtp_init(void) { return srtp_err_status_ok; }
+srtp_err_status_t srtp_shutdown(void) { return srtp_err_status_ok; }
+
+const char* srtp_get_version_string(void) { return "libsrtp2 2.5.0 (wireseal)"; }
+unsigned int srtp_get_version(void) { return 0x02050000; }
+
+srtp_err_status_t srtp_install_event_handler(srtp_event_handler_func_t func) {
+  wireseal::compat::g_event_handler.store(func);
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_install_log_handler(srtp_log_handler_func_t func, void* data) {
+  wireseal::compat::g_log_data.store(data);
+  wireseal::compat::g_log_handler.store(func);
+  return srtp_err_status_ok;
+}
+
+// The one debug module is "srtp" (wireseal logs nothing per packet); others do not exist.
+srtp_err_status_t srtp_set_debug_module(const char* mod_name, int v) {
+  if (mod_name == nullptr || std::strcmp(mod_name, "srtp") != 0) {
+    return srtp_err_status_no_such_op;
+  }
+  wireseal::compat::g_debug_srtp.store(v != 0);
+  return srtp_err_status_ok;
+}
+
+srtp_err_status_t srtp_list_debug_modules(void) {
+  wireseal::compat::log(srtp_log_level_info, "debug modules loaded:");
+  wireseal::compat::log(srtp_log_level_info,
+                        wireseal::compat::g_debug_srtp.load() ? "  srtp (on)" : "  srtp (off)");
+  return srtp_err_status_ok;
+}
+
+}  // extern "C"
