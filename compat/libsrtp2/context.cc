@@ -2,6 +2,8 @@
 // per-session queries (ROC, trailer lengths, user data).
 #include "context.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -54,7 +56,7 @@ Stream* StreamMap::insert(std::uint32_t ssrc, Policy* policy) noexcept {
     Stream& s = slots_[i];
     if (s.policy == nullptr || s.removed) {
       used_ += s.removed ? 0 : 1;
-      s = Stream{ssrc, policy, false, Direction::kUnknown, 0};
+      s = Stream{ssrc, policy, false, Direction::kUnknown, 0, 0};
       return &s;
     }
   }
@@ -108,30 +110,28 @@ struct Keys {
   std::size_t mki_len = 0;
 };
 
+// policy.key, when set, wins over policy.keys (libsrtp's rule): one key, no MKI.
 std::optional<Keys> keys_of(const srtp_policy_t& p) {
   Keys k;
-  if (p.keys != nullptr && p.num_master_keys > 0) {
-    if (p.num_master_keys > SRTP_MAX_NUM_MASTER_KEYS) {
-      return std::nullopt;
-    }
-    for (unsigned long i = 0; i < p.num_master_keys; ++i) {
-      const srtp_master_key_t* m = p.keys[i];
-      if (m == nullptr || m->key == nullptr || m->mki_size > SRTP_MAX_MKI_LEN ||
-          (m->mki_size != 0 && m->mki_id == nullptr) || (i > 0 && m->mki_size != k.mki_len)) {
-        return std::nullopt;  // every key needs an MKI of the same length
-      }
-      k.mki_len = m->mki_size;
-      k.keys.push_back({m->key, m->mki_id});
-    }
-    if (k.keys.size() > 1 && k.mki_len == 0) {
-      return std::nullopt;
-    }
+  if (p.key != nullptr) {
+    k.keys.push_back({p.key, nullptr});
     return k;
   }
-  if (p.key == nullptr) {
+  if (p.keys == nullptr || p.num_master_keys == 0 || p.num_master_keys > SRTP_MAX_NUM_MASTER_KEYS) {
     return std::nullopt;
   }
-  k.keys.push_back({p.key, nullptr});
+  for (unsigned long i = 0; i < p.num_master_keys; ++i) {
+    const srtp_master_key_t* m = p.keys[i];
+    if (m == nullptr || m->key == nullptr || m->mki_size > SRTP_MAX_MKI_LEN ||
+        (m->mki_size != 0 && m->mki_id == nullptr) || (i > 0 && m->mki_size != k.mki_len)) {
+      return std::nullopt;  // every key needs an MKI of the same length
+    }
+    k.mki_len = m->mki_size;
+    k.keys.push_back({m->key, m->mki_id});
+  }
+  if (k.keys.size() > 1 && k.mki_len == 0) {
+    return std::nullopt;
+  }
   return k;
 }
 
@@ -379,16 +379,15 @@ srtp_err_status_t trailer_length(srtp_t session, bool rtcp, uint32_t use_mki, ui
   if (session == nullptr || length == nullptr || session->policies.empty()) {
     return srtp_err_status_bad_param;
   }
+  // A stream without key `mki_index` adds nothing (libsrtp: 0 when none has it). Unlike
+  // libsrtp 2.5, the MKI's own bytes are counted: the length sizes the caller's buffer.
   *length = 0;
-  srtp_err_status_t status = srtp_err_status_bad_mki;
   for (const auto& p : session->policies) {
-    if (use_mki != 0 && mki_index >= p->key_count) {
-      continue;
+    if (use_mki == 0 || mki_index < p->key_count) {
+      *length = std::max(*length, trailer_of(*p, rtcp, use_mki != 0));
     }
-    status = srtp_err_status_ok;
-    *length = std::max(*length, trailer_of(*p, rtcp, use_mki != 0));
   }
-  return status;
+  return srtp_err_status_ok;
 }
 
 }  // namespace
@@ -455,10 +454,12 @@ srtp_err_status_t srtp_update_stream(srtp_t session, const srtp_policy_t* policy
   }
 }
 
-srtp_err_status_t srtp_remove_stream(srtp_t session, unsigned int ssrc) {
+// The SSRC comes in network byte order here (libsrtp's contract; the ROC calls take host order).
+srtp_err_status_t srtp_remove_stream(srtp_t session, unsigned int ssrc_network_order) {
   if (session == nullptr) {
     return srtp_err_status_bad_param;
   }
+  const std::uint32_t ssrc = ntohl(ssrc_network_order);
   Stream* s = session->streams.find(ssrc);
   if (s == nullptr) {
     return srtp_err_status_no_ctx;
@@ -476,16 +477,8 @@ srtp_err_status_t srtp_set_stream_roc(srtp_t session, uint32_t ssrc, uint32_t ro
   if (s == nullptr) {
     return srtp_err_status_bad_param;
   }
-  wireseal::srtp::Session& rtp = s->policy->rtp->session;
-  const wireseal::Result<std::uint32_t> now = rtp.roc(ssrc);
-  if (now && roc < *now) {
-    return srtp_err_status_replay_old;  // libsrtp never moves a ROC back
-  }
-  const wireseal::Status set = rtp.set_roc(ssrc, roc);
-  if (!set) {
-    return set.error() == wireseal::Error::kBadState ? srtp_err_status_replay_old
-                                                     : status_of(set.error());
-  }
+  // As in libsrtp, the ROC is pending until the stream's next packet (0 means none).
+  s->pending_roc = roc;
   return srtp_err_status_ok;
 }
 

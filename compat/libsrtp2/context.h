@@ -61,7 +61,8 @@ struct Stream {
   Policy* policy = nullptr;  // nullptr: empty slot
   bool removed = false;      // a tombstone: lookups go on past it
   Direction direction = Direction::kUnknown;
-  std::uint8_t key_index = 0;  // the master key protect uses (MKI index)
+  std::uint8_t key_index = 0;     // the master key protect uses (MKI index)
+  std::uint32_t pending_roc = 0;  // srtp_set_stream_roc's value, applied by the next packet
 };
 
 // StreamMap finds a Stream by SSRC (linear probing over kStreamSlots).

@@ -13,6 +13,7 @@ std::atomic<srtp_event_handler_func_t*> g_event_handler{nullptr};
 std::atomic<srtp_log_handler_func_t*> g_log_handler{nullptr};
 std::atomic<void*> g_log_data{nullptr};
 std::atomic<bool> g_debug_srtp{false};
+std::atomic<bool> g_initialized{false};
 
 void log(srtp_log_level_t level, const char* message) {
   if (srtp_log_handler_func_t* h = g_log_handler.load()) {
@@ -33,9 +34,16 @@ void report_event(srtp_t session, std::uint32_t ssrc, srtp_event_t event) noexce
 
 extern "C" {
 
-// Nothing to set up: wireseal picks its kernels on first use, and sessions need no registry.
-srtp_err_status_t srtp_init(void) { return srtp_err_status_ok; }
-srtp_err_status_t srtp_shutdown(void) { return srtp_err_status_ok; }
+// Nothing to set up (wireseal picks its kernels on first use, sessions need no registry), but
+// a second srtp_init without srtp_shutdown fails with bad_param, as libsrtp's does.
+srtp_err_status_t srtp_init(void) {
+  return wireseal::compat::g_initialized.exchange(true) ? srtp_err_status_bad_param
+                                                        : srtp_err_status_ok;
+}
+srtp_err_status_t srtp_shutdown(void) {
+  wireseal::compat::g_initialized.store(false);
+  return srtp_err_status_ok;
+}
 
 const char* srtp_get_version_string(void) { return "libsrtp2 2.5.0 (wireseal)"; }
 unsigned int srtp_get_version(void) { return 0x02050000; }
@@ -54,7 +62,7 @@ srtp_err_status_t srtp_install_log_handler(srtp_log_handler_func_t func, void* d
 // The one debug module is "srtp" (wireseal logs nothing per packet); others do not exist.
 srtp_err_status_t srtp_set_debug_module(const char* mod_name, int v) {
   if (mod_name == nullptr || std::strcmp(mod_name, "srtp") != 0) {
-    return srtp_err_status_no_such_op;
+    return srtp_err_status_fail;
   }
   wireseal::compat::g_debug_srtp.store(v != 0);
   return srtp_err_status_ok;

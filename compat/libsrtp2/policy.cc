@@ -41,7 +41,7 @@ void srtp_crypto_policy_set_null_cipher_hmac_sha1_80(srtp_crypto_policy_t* p) {
       sec_serv_auth);
 }
 void srtp_crypto_policy_set_null_cipher_hmac_null(srtp_crypto_policy_t* p) {
-  set(p, SRTP_NULL_CIPHER, 0, SRTP_NULL_AUTH, 0, 0, sec_serv_none);
+  set(p, SRTP_NULL_CIPHER, SRTP_AES_ICM_128_KEY_LEN_WSALT, SRTP_NULL_AUTH, 0, 0, sec_serv_none);
 }
 void srtp_crypto_policy_set_aes_cm_256_hmac_sha1_80(srtp_crypto_policy_t* p) {
   set(p, SRTP_AES_ICM_256, SRTP_AES_ICM_256_KEY_LEN_WSALT, SRTP_HMAC_SHA1, kHmacKeyLen, 10,

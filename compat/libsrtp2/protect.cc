@@ -55,6 +55,26 @@ srtp_err_status_t check_mki_use(const Policy& p, unsigned use_mki, unsigned mki_
   return srtp_err_status_ok;
 }
 
+// apply_pending_roc: a ROC set by srtp_set_stream_roc takes effect with this packet; a sender
+// cannot go back under what it protected (libsrtp: replay_old).
+srtp_err_status_t apply_pending_roc(Stream& s) noexcept {
+  if (s.pending_roc == 0) {
+    return srtp_err_status_ok;
+  }
+  const std::uint32_t roc = s.pending_roc;
+  s.pending_roc = 0;
+  srtp::Session& rtp = s.policy->rtp->session;
+  const Result<std::uint32_t> now = rtp.roc(s.ssrc);
+  if (now && roc < *now) {
+    return srtp_err_status_replay_old;
+  }
+  const Status set = rtp.set_roc(s.ssrc, roc);
+  if (set) {
+    return srtp_err_status_ok;
+  }
+  return set.error() == Error::kBadState ? srtp_err_status_replay_old : status_of(set.error());
+}
+
 void note_direction(const Packet& pkt, Stream& s, Direction d) noexcept {
   if (s.direction == Direction::kUnknown) {
     s.direction = d;
@@ -107,6 +127,11 @@ srtp_err_status_t protect(Packet pkt, unsigned use_mki, unsigned mki_index) noex
     static_cast<void>(session.set_active_key(pkt.ssrc, key));
   }
   s->key_index = key;
+  if (pkt.kind == Kind::kRtp) {
+    if (const srtp_err_status_t r = apply_pending_roc(*s); r != srtp_err_status_ok) {
+      return r;
+    }
+  }
   note_direction(pkt, *s, Direction::kSender);
   const auto len = static_cast<std::size_t>(*pkt.len);
   std::size_t room = 0;
@@ -167,11 +192,27 @@ srtp_err_status_t unprotect(Packet pkt, unsigned use_mki) noexcept {
   if (s == nullptr && pkt.ctx->streams.full()) {
     return srtp_err_status_alloc_fail;
   }
+  if (s != nullptr && pkt.kind == Kind::kRtp) {
+    if (const srtp_err_status_t r = apply_pending_roc(*s); r != srtp_err_status_ok) {
+      return r;
+    }
+  }
+  // A template's first packet of an SSRC: the stream is made with the policy's options (its
+  // extension IDs) and unmade if the packet does not authenticate — it protected nothing, so
+  // it leaves no trace, and forged SSRCs cannot fill the table.
+  const bool fresh = !session.has_stream(pkt.ssrc);
+  if (fresh) {
+    if (const Status added = session.add_stream(pkt.ssrc, policy->options(0)); !added) {
+      return status_of(added.error());
+    }
+  }
   const std::span<std::uint8_t> packet(pkt.bytes, static_cast<std::size_t>(*pkt.len));
-  // A template's stream is created by the Session only once a packet authenticates.
   const Result<std::span<std::uint8_t>> plain =
       pkt.kind == Kind::kRtp ? session.unprotect_rtp(packet) : session.unprotect_rtcp(packet);
   if (!plain) {
+    if (fresh) {
+      static_cast<void>(session.remove_stream(pkt.ssrc));
+    }
     return status_of(plain.error());
   }
   if (s == nullptr) {

@@ -1,0 +1,147 @@
+// The drop-in libsrtp2.so.1 judged against the real one (Debian's libsrtp2 2.5) by a program
+// built against the real library's header: tests/compat/srtp_api_driver, run once on each
+// library (LD_LIBRARY_PATH selects the drop-in), each in its own process.
+//
+//   - what the API reports without packets (every policy setter, profile, trailer length, and
+//     the error codes of a scripted list of wrong calls) is the same line for line;
+//   - for every profile, with MKI, header-extension encryption, ROC rollover and SSRC-specific
+//     policies, the drop-in's protected packets are byte for byte the real library's, and each
+//     library unprotects the other's (then replays, forgeries, unknown SSRCs and MKIs, tiny
+//     packets and stream removal report the same codes).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "child_process.h"
+
+namespace wireseal::test {
+namespace {
+
+using interop::ChildProcess;
+
+enum class Library { kReal, kDropIn };
+
+std::string scratch(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("wireseal-srtp-dropin-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+// run starts the driver on `library` and returns what it printed (fails the test on a crash).
+std::string run(Library library, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"/usr/bin/env"};
+  if (library == Library::kDropIn) {
+    argv.push_back(std::string("LD_LIBRARY_PATH=") + WIRESEAL_LIBSRTP2_DIR);
+  }
+  argv.push_back(WIRESEAL_SRTP_DRIVER);
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildProcess driver(argv, scratch("stderr"));
+  EXPECT_TRUE(driver.drain(std::chrono::seconds(60)));
+  EXPECT_EQ(driver.wait_exit(std::chrono::seconds(10)), 0) << args[0];
+  return driver.output();
+}
+
+std::string protect(Library library, const std::string& scenario) {
+  return run(library, {"protect", scenario});
+}
+
+std::string unprotect(Library library, const std::string& scenario, const std::string& packets) {
+  const std::string file = scratch(scenario);
+  std::ofstream(file) << packets;
+  std::string out = run(library, {"unprotect", scenario, file});
+  std::filesystem::remove(file);
+  return out;
+}
+
+TEST(SrtpDropIn, TheDriverLoadsTheLibraryItIsToldTo) {
+  // Otherwise every comparison below would compare libsrtp with itself.
+  EXPECT_NE(run(Library::kDropIn, {"version"}).find("wireseal"), std::string::npos);
+  EXPECT_EQ(run(Library::kReal, {"version"}).find("wireseal"), std::string::npos);
+}
+
+TEST(SrtpDropIn, WhatTheApiReportsIsTheRealLibrarys) {
+  const std::string real = run(Library::kReal, {"probe"});
+  const std::string ours = run(Library::kDropIn, {"probe"});
+  ASSERT_NE(real.find("shutdown"), std::string::npos) << real;  // the probe ran to its end
+  std::istringstream a(real);
+  std::istringstream b(ours);
+  std::string la;
+  std::string lb;
+  int line = 0;
+  while (std::getline(a, la)) {
+    ++line;
+    ASSERT_TRUE(std::getline(b, lb)) << "the drop-in's probe stops at line " << line;
+    EXPECT_EQ(lb, la) << "line " << line;
+  }
+  EXPECT_FALSE(std::getline(b, lb)) << "the drop-in printed more: " << lb;
+}
+
+class SrtpDropInPackets : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SrtpDropInPackets, ProtectsByteForByteAndEachUnprotectsTheOther) {
+  const std::string scenario = GetParam();
+  const std::string real = protect(Library::kReal, scenario);
+  const std::string ours = protect(Library::kDropIn, scenario);
+  ASSERT_EQ(std::count(real.begin(), real.end(), '\n'), std::count(ours.begin(), ours.end(), '\n'));
+  if (scenario.rfind("aes192", 0) == 0 && real != ours) {
+    // Debian's libsrtp2 fails its own AES-192 reference packet (tests/interop/
+    // srtp_libsrtp_test.cc); the drop-in's AES-192 is proven by srtp_vectors_test. Here it
+    // only has to read itself.
+    const std::string self = unprotect(Library::kDropIn, scenario, ours);
+    EXPECT_NE(self.find("rtp ok 300"), std::string::npos) << self;
+    EXPECT_NE(self.find("rtcp ok 30"), std::string::npos) << self;
+    GTEST_SKIP() << "this libsrtp2's AES-192 is defective: no oracle for " << scenario;
+  }
+  EXPECT_TRUE(real == ours) << "the protected packets differ";
+  EXPECT_EQ(real.find("\nE "), std::string::npos) << "the real library refused a packet";
+
+  const std::string reference = unprotect(Library::kReal, scenario, real);
+  EXPECT_NE(reference.find("rtp ok 300"), std::string::npos) << reference;
+  EXPECT_NE(reference.find("rtcp ok 30"), std::string::npos) << reference;
+  EXPECT_NE(reference.find("replay last 9\n"), std::string::npos);    // replay_fail
+  EXPECT_NE(reference.find("replay first 10\n"), std::string::npos);  // replay_old
+  EXPECT_NE(reference.find("forged 7\n"), std::string::npos);         // auth_fail
+  EXPECT_NE(reference.find("remove 0\n"), std::string::npos);
+  EXPECT_EQ(unprotect(Library::kDropIn, scenario, real), reference) << "drop-in reading libsrtp";
+  EXPECT_EQ(unprotect(Library::kReal, scenario, ours), reference) << "libsrtp reading the drop-in";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scenarios, SrtpDropInPackets,
+    ::testing::Values("aes128_80", "aes128_32", "aes192_80", "aes192_32", "aes256_80", "aes256_32",
+                      "null_80", "gcm128", "gcm256", "aes128_80+mki", "aes256_80+mki",
+                      "null_80+mki", "gcm128+mki", "gcm256+mki", "aes128_80+xtn", "aes256_32+xtn",
+                      "gcm128+xtn", "gcm256+xtn", "aes128_80+roc", "aes128_32+roc", "gcm256+roc",
+                      "gcm128+roc+mki+xtn", "aes128_80+specific", "gcm128+specific"),
+    [](const ::testing::TestParamInfo<std::string>& param) {
+      std::string name = param.param;
+      std::replace(name.begin(), name.end(), '+', '_');
+      return name;
+    });
+
+// libsrtp 2.5 cannot unprotect its own SRTCP with an MKI when the SRTP tag is 32 bits (it
+// looks for the MKI behind a 4-byte tag; SRTCP's is 10). The drop-in writes the same bytes
+// and reads them back.
+TEST(SrtpDropIn, SrtcpWithMkiUnderA32BitProfileReadsBack) {
+  for (const std::string scenario : {"aes128_32+mki", "aes256_32+mki+xtn"}) {
+    SCOPED_TRACE(scenario);
+    const std::string real = protect(Library::kReal, scenario);
+    EXPECT_TRUE(real == protect(Library::kDropIn, scenario));
+    const std::string ours = unprotect(Library::kDropIn, scenario, real);
+    EXPECT_NE(ours.find("rtp ok 300"), std::string::npos) << ours;
+    EXPECT_NE(ours.find("rtcp ok 30"), std::string::npos) << ours;
+    const std::string theirs = unprotect(Library::kReal, scenario, real);
+    EXPECT_NE(theirs.find("rtcp ok 0"), std::string::npos) << "libsrtp fixed? " << theirs;
+  }
+}
+
+}  // namespace
+}  // namespace wireseal::test
