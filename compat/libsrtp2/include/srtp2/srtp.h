@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "srtp2/crypto_types.h"
+#include "crypto_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -131,12 +131,51 @@ typedef struct srtp_policy_t {
   struct srtp_policy_t* next;
 } srtp_policy_t;
 
+/* DTLS-SRTP protection profiles (RFC 5764, RFC 7714). */
+typedef enum {
+  srtp_profile_reserved = 0,
+  srtp_profile_aes128_cm_sha1_80 = 1,
+  srtp_profile_aes128_cm_sha1_32 = 2,
+  srtp_profile_null_sha1_80 = 5,
+  srtp_profile_null_sha1_32 = 6,
+  srtp_profile_aead_aes_128_gcm = 7,
+  srtp_profile_aead_aes_256_gcm = 8
+} srtp_profile_t;
+
+typedef enum {
+  event_ssrc_collision,    /* an SSRC was used both to protect and to unprotect */
+  event_key_soft_limit,    /* a key is near its usage limit */
+  event_key_hard_limit,    /* a key reached its usage limit: re-key */
+  event_packet_index_limit /* a stream's index space is used up */
+} srtp_event_t;
+
+typedef struct srtp_event_data_t {
+  srtp_t session;
+  uint32_t ssrc; /* host order */
+  srtp_event_t event;
+} srtp_event_data_t;
+
+typedef void(srtp_event_handler_func_t)(srtp_event_data_t* data);
+
+typedef enum {
+  srtp_log_level_error,
+  srtp_log_level_warning,
+  srtp_log_level_info,
+  srtp_log_level_debug
+} srtp_log_level_t;
+
+typedef void(srtp_log_handler_func_t)(srtp_log_level_t level, const char* msg, void* data);
+
+/* tests/compat/srtp_abi_test.cc compares the types alone with libsrtp's own header. */
+#ifndef WIRESEAL_COMPAT_SRTP2_TYPES_ONLY
+
 srtp_err_status_t srtp_init(void);
 srtp_err_status_t srtp_shutdown(void);
 
 srtp_err_status_t srtp_create(srtp_t* session, const srtp_policy_t* policy);
 srtp_err_status_t srtp_dealloc(srtp_t session);
 srtp_err_status_t srtp_add_stream(srtp_t session, const srtp_policy_t* policy);
+/* The SSRC in network byte order (the ROC calls below take host order), as in libsrtp. */
 srtp_err_status_t srtp_remove_stream(srtp_t session, unsigned int ssrc);
 srtp_err_status_t srtp_update(srtp_t session, const srtp_policy_t* policy);
 srtp_err_status_t srtp_update_stream(srtp_t session, const srtp_policy_t* policy);
@@ -175,17 +214,6 @@ void srtp_crypto_policy_set_aes_gcm_256_8_only_auth(srtp_crypto_policy_t* p);
 void srtp_crypto_policy_set_aes_gcm_128_16_auth(srtp_crypto_policy_t* p);
 void srtp_crypto_policy_set_aes_gcm_256_16_auth(srtp_crypto_policy_t* p);
 
-/* DTLS-SRTP protection profiles (RFC 5764, RFC 7714). */
-typedef enum {
-  srtp_profile_reserved = 0,
-  srtp_profile_aes128_cm_sha1_80 = 1,
-  srtp_profile_aes128_cm_sha1_32 = 2,
-  srtp_profile_null_sha1_80 = 5,
-  srtp_profile_null_sha1_32 = 6,
-  srtp_profile_aead_aes_128_gcm = 7,
-  srtp_profile_aead_aes_256_gcm = 8
-} srtp_profile_t;
-
 srtp_err_status_t srtp_crypto_policy_set_from_profile_for_rtp(srtp_crypto_policy_t* policy,
                                                               srtp_profile_t profile);
 srtp_err_status_t srtp_crypto_policy_set_from_profile_for_rtcp(srtp_crypto_policy_t* policy,
@@ -198,20 +226,6 @@ void srtp_append_salt_to_key(unsigned char* key, unsigned int bytes_in_key, unsi
 void srtp_set_user_data(srtp_t ctx, void* data);
 void* srtp_get_user_data(srtp_t ctx);
 
-typedef enum {
-  event_ssrc_collision,    /* an SSRC was used both to protect and to unprotect */
-  event_key_soft_limit,    /* a key is near its usage limit */
-  event_key_hard_limit,    /* a key reached its usage limit: re-key */
-  event_packet_index_limit /* a stream's index space is used up */
-} srtp_event_t;
-
-typedef struct srtp_event_data_t {
-  srtp_t session;
-  uint32_t ssrc; /* host order */
-  srtp_event_t event;
-} srtp_event_data_t;
-
-typedef void(srtp_event_handler_func_t)(srtp_event_data_t* data);
 srtp_err_status_t srtp_install_event_handler(srtp_event_handler_func_t func);
 
 const char* srtp_get_version_string(void);
@@ -220,14 +234,6 @@ unsigned int srtp_get_version(void);
 srtp_err_status_t srtp_set_debug_module(const char* mod_name, int v);
 srtp_err_status_t srtp_list_debug_modules(void);
 
-typedef enum {
-  srtp_log_level_error,
-  srtp_log_level_warning,
-  srtp_log_level_info,
-  srtp_log_level_debug
-} srtp_log_level_t;
-
-typedef void(srtp_log_handler_func_t)(srtp_log_level_t level, const char* msg, void* data);
 srtp_err_status_t srtp_install_log_handler(srtp_log_handler_func_t func, void* data);
 
 srtp_err_status_t srtp_get_protect_trailer_length(srtp_t session, uint32_t use_mki,
@@ -236,6 +242,8 @@ srtp_err_status_t srtp_get_protect_rtcp_trailer_length(srtp_t session, uint32_t 
                                                        uint32_t mki_index, uint32_t* length);
 srtp_err_status_t srtp_set_stream_roc(srtp_t session, uint32_t ssrc, uint32_t roc);
 srtp_err_status_t srtp_get_stream_roc(srtp_t session, uint32_t ssrc, uint32_t* roc);
+
+#endif /* WIRESEAL_COMPAT_SRTP2_TYPES_ONLY */
 
 #define SRTCP_E_BIT 0x80000000
 #define SRTCP_E_BYTE_BIT 0x80
