@@ -15,6 +15,10 @@ packages=(
   tshark                        # Wireshark's dissector: decrypts our DTLS records with our key log
   valgrind                      # constant-time validation (tests/ct) and callgrind profiles
   samba smbclient               # Samba's smbd and smbclient: the SMB client's interop peer and baseline
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+                                # gst-launch-1.0, audiotestsrc, rtpL16pay/rtpstreampay, srtpenc/srtpdec:
+                                # real programs run on the drop-in libsrtp2 (tests/compat)
+  python3-pylibsrtp             # pylibsrtp (aiortc's SRTP): the same, from Python
 )
 
 missing=()

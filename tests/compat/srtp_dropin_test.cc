@@ -20,33 +20,19 @@
 #include <string>
 #include <vector>
 
-#include "child_process.h"
+#include "dropin_process.h"
 
 namespace wireseal::test {
 namespace {
 
-using interop::ChildProcess;
-
-enum class Library { kReal, kDropIn };
-
-std::string scratch(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("wireseal-srtp-dropin-" + std::to_string(::getpid()) + "-" + name))
-      .string();
-}
-
-// run starts the driver on `library` and returns what it printed (fails the test on a crash).
+// run starts the driver on `library` and returns what it printed.
 std::string run(Library library, const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {"/usr/bin/env"};
-  if (library == Library::kDropIn) {
-    argv.push_back(std::string("LD_LIBRARY_PATH=") + WIRESEAL_LIBSRTP2_DIR);
-  }
-  argv.push_back(WIRESEAL_SRTP_DRIVER);
+  std::vector<std::string> argv = {WIRESEAL_SRTP_DRIVER};
   argv.insert(argv.end(), args.begin(), args.end());
-  ChildProcess driver(argv, scratch("stderr"));
-  EXPECT_TRUE(driver.drain(std::chrono::seconds(60)));
-  EXPECT_EQ(driver.wait_exit(std::chrono::seconds(10)), 0) << args[0];
-  return driver.output();
+  const RunResult r = run_on(library, argv);
+  EXPECT_EQ(r.status, 0) << args[0] << ": " << r.out;
+  EXPECT_EQ(r.loaded_drop_in, library == Library::kDropIn) << "the wrong libsrtp2 was loaded";
+  return r.out;
 }
 
 std::string protect(Library library, const std::string& scenario) {
@@ -54,7 +40,7 @@ std::string protect(Library library, const std::string& scenario) {
 }
 
 std::string unprotect(Library library, const std::string& scenario, const std::string& packets) {
-  const std::string file = scratch(scenario);
+  const std::string file = scratch_path(scenario);
   std::ofstream(file) << packets;
   std::string out = run(library, {"unprotect", scenario, file});
   std::filesystem::remove(file);
@@ -62,7 +48,8 @@ std::string unprotect(Library library, const std::string& scenario, const std::s
 }
 
 TEST(SrtpDropIn, TheDriverLoadsTheLibraryItIsToldTo) {
-  // Otherwise every comparison below would compare libsrtp with itself.
+  // Otherwise every comparison below would compare libsrtp with itself (run() also checks the
+  // loader's trace every time).
   EXPECT_NE(run(Library::kDropIn, {"version"}).find("wireseal"), std::string::npos);
   EXPECT_EQ(run(Library::kReal, {"version"}).find("wireseal"), std::string::npos);
 }
