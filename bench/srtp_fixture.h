@@ -27,6 +27,7 @@ namespace wireseal::bench {
 // The srtp/ suites' registration functions (bench/srtp_protect.cc, bench/srtp_pion.cc).
 void register_srtp_protect();
 void register_srtp_pion();
+void register_srtp_libsrtp2_api();
 }  // namespace wireseal::bench
 
 namespace wireseal::bench::srtp_bench {
@@ -134,6 +135,17 @@ struct UnprotectRing {
   }
   std::array<Bytes, kRing> packets;
   std::array<std::size_t, kRing> lengths{};
+};
+
+// RingCursor walks the ring; at_start() is true when a lap begins.
+struct RingCursor {
+  std::size_t next = 0;
+  std::size_t take() noexcept {
+    const std::size_t i = next;
+    next = (next + 1) % kRing;
+    return i;
+  }
+  bool at_start() const noexcept { return next == 0; }
 };
 
 // register_batch_op registers "srtp/op/impl/size" whose op processes kBatch packets per call;

@@ -143,17 +143,6 @@ auto libsrtp_protect_batch(srtp::Profile p, std::size_t size) {
 
 // ---- unprotect
 
-// RingCursor walks the ring; wrapped() is true when a lap ends.
-struct RingCursor {
-  std::size_t next = 0;
-  std::size_t take() noexcept {
-    const std::size_t i = next;
-    next = (next + 1) % kRing;
-    return i;
-  }
-  bool at_start() const noexcept { return next == 0; }
-};
-
 auto wireseal_unprotect(srtp::Profile p, std::size_t size) {
   srtp::Session tx = make_session(p);
   auto ring = std::make_unique<UnprotectRing>(size, [&tx](Bytes& b, std::size_t n, std::uint16_t) {

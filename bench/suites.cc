@@ -14,6 +14,7 @@ void register_smb_roundtrip();
 // SRTP suites (bench/srtp_*.cc).
 void register_srtp_protect();
 void register_srtp_pion();
+void register_srtp_libsrtp2_api();
 
 namespace {
 
@@ -24,7 +25,7 @@ constexpr Suite kSuites[] = {
     {"dtls/record", &register_dtls_record},       {"dtls/batch", &register_dtls_batch},
     {"dtls/handshake", &register_dtls_handshake}, {"smb/transform", &register_smb_transform},
     {"smb/roundtrip", &register_smb_roundtrip},   {"srtp/protect", &register_srtp_protect},
-    {"srtp/pion", &register_srtp_pion},
+    {"srtp/pion", &register_srtp_pion},           {"srtp/libsrtp2api", &register_srtp_libsrtp2_api},
 };
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the

@@ -1,0 +1,196 @@
+// srtp/libsrtp2api_<profile>_{protect,unprotect}/<impl>/<payload>: the libsrtp 2.x C API
+// itself — srtp_create, srtp_protect, srtp_unprotect — on wireseal's drop-in libsrtp2.so.1
+// (impl "wireseal", loaded with dlopen, RTLD_LOCAL) beside Debian's libsrtp2 (impl "libsrtp",
+// the library this runner links), in the same run, with the same calls: what a program that
+// swaps the library underneath gains. One srtp_t per direction with an SSRC-specific stream,
+// as bench/srtp_protect.cc's libsrtp rows; unprotect cycles a ring of pre-protected packets
+// and re-creates the receiver each lap (amortised over kRing packets).
+#include <dlfcn.h>
+#include <srtp2/srtp.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "bench/srtp_fixture.h"
+#include "bench/suites.h"
+
+namespace wireseal::bench {
+namespace {
+
+using namespace srtp_bench;
+
+// Api is the libsrtp2 entry points a program uses, from one library.
+struct Api {
+  decltype(&::srtp_init) init;
+  decltype(&::srtp_create) create;
+  decltype(&::srtp_dealloc) dealloc;
+  decltype(&::srtp_protect) protect;
+  decltype(&::srtp_unprotect) unprotect;
+  decltype(&::srtp_crypto_policy_set_rtp_default) aes128_80;
+  decltype(&::srtp_crypto_policy_set_aes_gcm_128_16_auth) gcm128;
+};
+
+const Api& real_api() {
+  static const Api api{&::srtp_init,
+                       &::srtp_create,
+                       &::srtp_dealloc,
+                       &::srtp_protect,
+                       &::srtp_unprotect,
+                       &::srtp_crypto_policy_set_rtp_default,
+                       &::srtp_crypto_policy_set_aes_gcm_128_16_auth};
+  return api;
+}
+
+template <class F>
+F symbol(void* lib, const char* name) {
+  void* f = dlsym(lib, name);
+  if (f == nullptr) {
+    throw std::runtime_error(std::string("drop-in libsrtp2 lacks ") + name);
+  }
+  return reinterpret_cast<F>(f);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast): dlsym
+}
+
+// dropin_api loads the drop-in once (WIRESEAL_LIBSRTP2 overrides the build tree's path).
+const Api& dropin_api() {
+  static const Api api = [] {
+    const char* env = std::getenv("WIRESEAL_LIBSRTP2");
+    const char* path = env != nullptr ? env : WIRESEAL_LIBSRTP2_PATH;
+    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+      throw std::runtime_error(std::string("cannot load the drop-in libsrtp2: ") + dlerror());
+    }
+    Api a{};
+    a.init = symbol<decltype(a.init)>(lib, "srtp_init");
+    a.create = symbol<decltype(a.create)>(lib, "srtp_create");
+    a.dealloc = symbol<decltype(a.dealloc)>(lib, "srtp_dealloc");
+    a.protect = symbol<decltype(a.protect)>(lib, "srtp_protect");
+    a.unprotect = symbol<decltype(a.unprotect)>(lib, "srtp_unprotect");
+    a.aes128_80 = symbol<decltype(a.aes128_80)>(lib, "srtp_crypto_policy_set_rtp_default");
+    a.gcm128 = symbol<decltype(a.gcm128)>(lib, "srtp_crypto_policy_set_aes_gcm_128_16_auth");
+    a.init();
+    return a;
+  }();
+  return api;
+}
+
+// ApiSession is one srtp_t made through `api`.
+class ApiSession {
+ public:
+  ApiSession(const Api& api, srtp::Profile p) : api_(&api), profile_(p) {
+    real_api().init();  // a second srtp_init just says so; the first one matters
+    const MasterKeys m(p);
+    key_ = m.key;
+    key_.insert(key_.end(), m.salt.begin(), m.salt.end());
+    create();
+  }
+  ~ApiSession() { api_->dealloc(ctx_); }
+  ApiSession(const ApiSession&) = delete;
+  ApiSession& operator=(const ApiSession&) = delete;
+
+  void reset() {
+    api_->dealloc(ctx_);
+    create();
+  }
+  std::size_t protect(std::uint8_t* buf, std::size_t len) noexcept {
+    int n = static_cast<int>(len);
+    return api_->protect(ctx_, buf, &n) == srtp_err_status_ok ? static_cast<std::size_t>(n) : 0;
+  }
+  std::size_t unprotect(std::uint8_t* buf, std::size_t len) noexcept {
+    int n = static_cast<int>(len);
+    return api_->unprotect(ctx_, buf, &n) == srtp_err_status_ok ? static_cast<std::size_t>(n) : 0;
+  }
+
+ private:
+  void create() {
+    srtp_policy_t policy;
+    std::memset(&policy, 0, sizeof(policy));
+    auto set = profile_ == srtp::Profile::kAeadAes128Gcm ? api_->gcm128 : api_->aes128_80;
+    set(&policy.rtp);
+    set(&policy.rtcp);
+    policy.ssrc.type = ssrc_specific;
+    policy.ssrc.value = kSsrc;
+    policy.key = key_.data();
+    policy.window_size = 128;
+    if (api_->create(&ctx_, &policy) != srtp_err_status_ok) {
+      throw std::runtime_error("srtp_create failed");
+    }
+  }
+
+  const Api* api_;
+  srtp::Profile profile_;
+  Bytes key_;
+  srtp_t ctx_ = nullptr;
+};
+
+auto api_protect(const Api& api, srtp::Profile p, std::size_t size) {
+  auto s = std::make_unique<ApiSession>(api, p);
+  Bytes buf = rtp_packet(0, size);
+  buf.resize(buf.size() + kRoom);
+  std::uint16_t seq = 0;
+  return timed(
+      [s = std::move(s), buf = std::move(buf), seq, size]() mutable noexcept {
+        set_sequence(buf.data(), ++seq);
+        return s->protect(buf.data(), 12 + size) != 0;
+      },
+      size);
+}
+
+auto api_unprotect(const Api& api, srtp::Profile p, std::size_t size) {
+  ApiSession tx(api, p);
+  auto ring = std::make_unique<UnprotectRing>(size, [&tx](Bytes& b, std::size_t n, std::uint16_t) {
+    b.resize(n + kRoom);
+    return tx.protect(b.data(), n);
+  });
+  auto rx = std::make_unique<ApiSession>(api, p);
+  Bytes work(12 + size + kRoom);
+  RingCursor cur;
+  bool first_lap = true;
+  return timed(
+      [rx = std::move(rx), ring = std::move(ring), work = std::move(work), cur,
+       first_lap]() mutable noexcept {
+        if (cur.at_start()) {
+          if (!first_lap) {
+            try {
+              rx->reset();
+            } catch (...) {
+              return false;
+            }
+          }
+          first_lap = false;
+        }
+        const std::size_t i = cur.take();
+        std::memcpy(work.data(), ring->packets[i].data(), ring->lengths[i]);
+        return rx->unprotect(work.data(), ring->lengths[i]) != 0;
+      },
+      size);
+}
+
+constexpr std::size_t kApiSizes[] = {100, 1200, 1400};
+
+}  // namespace
+
+void register_srtp_libsrtp2_api() {
+  const ProfileCase cases[] = {{"aes128cm_sha1_80", srtp::Profile::kAes128CmHmacSha1_80},
+                               {"aead_aes128gcm", srtp::Profile::kAeadAes128Gcm}};
+  for (const ProfileCase& c : cases) {
+    const srtp::Profile p = c.profile;
+    const std::string name = "libsrtp2api_" + std::string(c.name);
+    register_op(
+        "srtp", name + "_protect", kWireseal,
+        [p](std::size_t s) { return api_protect(dropin_api(), p, s); }, kApiSizes);
+    register_op(
+        "srtp", name + "_protect", kLibsrtp,
+        [p](std::size_t s) { return api_protect(real_api(), p, s); }, kApiSizes);
+    register_op(
+        "srtp", name + "_unprotect", kWireseal,
+        [p](std::size_t s) { return api_unprotect(dropin_api(), p, s); }, kApiSizes);
+    register_op(
+        "srtp", name + "_unprotect", kLibsrtp,
+        [p](std::size_t s) { return api_unprotect(real_api(), p, s); }, kApiSizes);
+  }
+}
+
+}  // namespace wireseal::bench

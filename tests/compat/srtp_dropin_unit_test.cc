@@ -1,0 +1,228 @@
+// The drop-in through its own header, in process: what the cross-library tests cannot see.
+//   - no allocation per packet (the counting allocator replaces malloc for the library too);
+//   - an index is never reused under one key, whatever the program does: a stream removed and
+//     added again, or updated to the same keys, continues above what it sent;
+//   - srtp_update to new keys keeps the ROC and the SRTCP count;
+//   - the events libsrtp raises (SSRC collision, index space used up);
+//   - bad arguments (NULL pointers, negative and huge lengths) are errors, never crashes.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "srtp2/srtp.h"
+#include "support/alloc_counter.h"
+
+namespace wireseal::test {
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+
+constexpr unsigned kSsrc = 0x01020304;
+
+struct Key {
+  unsigned char bytes[SRTP_MAX_KEY_LEN];
+  explicit Key(int seed) {
+    for (int i = 0; i < SRTP_MAX_KEY_LEN; ++i) {
+      bytes[i] = static_cast<unsigned char>(i * 31 + seed);
+    }
+  }
+};
+
+srtp_policy_t policy(srtp_ssrc_type_t type, unsigned ssrc, Key& key) {
+  srtp_policy_t p;
+  std::memset(&p, 0, sizeof p);
+  srtp_crypto_policy_set_rtp_default(&p.rtp);
+  srtp_crypto_policy_set_rtcp_default(&p.rtcp);
+  p.ssrc.type = type;
+  p.ssrc.value = ssrc;
+  p.key = key.bytes;
+  return p;
+}
+
+void put_be32(unsigned char* p, unsigned v) {
+  p[0] = static_cast<unsigned char>(v >> 24);
+  p[1] = static_cast<unsigned char>(v >> 16);
+  p[2] = static_cast<unsigned char>(v >> 8);
+  p[3] = static_cast<unsigned char>(v);
+}
+
+// rtp is a packet of `payload` bytes with room behind it for the trailer, as libsrtp wants.
+Bytes rtp(unsigned ssrc, unsigned seq, std::size_t payload = 100) {
+  Bytes p(12 + payload + SRTP_MAX_TRAILER_LEN + 4, 0x5A);
+  p[0] = 0x80;
+  p[1] = 96;
+  p[2] = static_cast<unsigned char>(seq >> 8);
+  p[3] = static_cast<unsigned char>(seq);
+  put_be32(&p[4], 0);
+  put_be32(&p[8], ssrc);
+  return p;
+}
+
+Bytes rtcp(unsigned ssrc) {
+  Bytes p(28 + SRTP_MAX_TRAILER_LEN + 4, 0x33);
+  put_be32(&p[0], 0x80C80006);
+  put_be32(&p[4], ssrc);
+  return p;
+}
+
+srtp_err_status_t protect(srtp_t s, Bytes& p, int& len) {
+  len = static_cast<int>(p.size()) - SRTP_MAX_TRAILER_LEN - 4;
+  return srtp_protect(s, p.data(), &len);
+}
+
+class SrtpDropInUnit : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { srtp_init(); }
+};
+
+TEST_F(SrtpDropInUnit, PacketsAllocateNothing) {
+  Key key(1);
+  srtp_policy_t out = policy(ssrc_any_outbound, 0, key);
+  srtp_policy_t in = policy(ssrc_any_inbound, 0, key);
+  srtp_t tx = nullptr;
+  srtp_t rx = nullptr;
+  ASSERT_EQ(srtp_create(&tx, &out), srtp_err_status_ok);
+  ASSERT_EQ(srtp_create(&rx, &in), srtp_err_status_ok);
+  std::vector<Bytes> packets;
+  for (unsigned i = 0; i < 64; ++i) {
+    packets.push_back(rtp(kSsrc + i % 8, i));  // eight SSRCs, each created by its first packet
+  }
+  Bytes report = rtcp(kSsrc);
+  const AllocScope scope;
+  for (Bytes& p : packets) {
+    int len = 0;
+    ASSERT_EQ(protect(tx, p, len), srtp_err_status_ok);
+    ASSERT_EQ(srtp_unprotect(rx, p.data(), &len), srtp_err_status_ok);
+  }
+  int len = 28;
+  ASSERT_EQ(srtp_protect_rtcp(tx, report.data(), &len), srtp_err_status_ok);
+  ASSERT_EQ(srtp_unprotect_rtcp(rx, report.data(), &len), srtp_err_status_ok);
+  EXPECT_EQ(scope.delta().count, 0u) << scope.delta().bytes << " bytes";
+  {
+    // The counter sees the library's own allocations: setting a session up does allocate.
+    const AllocScope setup;
+    srtp_t extra = nullptr;
+    ASSERT_EQ(srtp_create(&extra, &in), srtp_err_status_ok);
+    srtp_dealloc(extra);
+    EXPECT_GT(setup.delta().count, 0u);
+  }
+  srtp_dealloc(tx);
+  srtp_dealloc(rx);
+}
+
+TEST_F(SrtpDropInUnit, AStreamAddedAgainUnderTheSameKeysNeverReusesAnIndex) {
+  Key key(2);
+  srtp_policy_t p = policy(ssrc_specific, kSsrc, key);
+  srtp_t tx = nullptr;
+  ASSERT_EQ(srtp_create(&tx, &p), srtp_err_status_ok);
+  int len = 0;
+  for (unsigned seq = 1; seq <= 10; ++seq) {
+    Bytes pkt = rtp(kSsrc, seq);
+    ASSERT_EQ(protect(tx, pkt, len), srtp_err_status_ok);
+  }
+  ASSERT_EQ(srtp_remove_stream(tx, htonl(kSsrc)), srtp_err_status_ok);
+  ASSERT_EQ(srtp_add_stream(tx, &p), srtp_err_status_ok);
+  Bytes again = rtp(kSsrc, 5);
+  EXPECT_EQ(protect(tx, again, len), srtp_err_status_replay_fail);  // libsrtp would reuse it
+  Bytes next = rtp(kSsrc, 11);
+  EXPECT_EQ(protect(tx, next, len), srtp_err_status_ok);
+  // srtp_update_stream with the same keys changes nothing either.
+  ASSERT_EQ(srtp_update_stream(tx, &p), srtp_err_status_ok);
+  Bytes old = rtp(kSsrc, 11);
+  EXPECT_EQ(protect(tx, old, len), srtp_err_status_replay_fail);
+  srtp_dealloc(tx);
+}
+
+TEST_F(SrtpDropInUnit, UpdatingToNewKeysKeepsTheRocAndTheSrtcpCount) {
+  Key key(3);
+  Key fresh(4);
+  srtp_policy_t p = policy(ssrc_specific, kSsrc, key);
+  srtp_t tx = nullptr;
+  ASSERT_EQ(srtp_create(&tx, &p), srtp_err_status_ok);
+  ASSERT_EQ(srtp_set_stream_roc(tx, kSsrc, 5), srtp_err_status_ok);
+  int len = 0;
+  Bytes first = rtp(kSsrc, 100);
+  ASSERT_EQ(protect(tx, first, len), srtp_err_status_ok);
+  for (int i = 0; i < 3; ++i) {
+    Bytes r = rtcp(kSsrc);
+    len = 28;
+    ASSERT_EQ(srtp_protect_rtcp(tx, r.data(), &len), srtp_err_status_ok);
+  }
+  srtp_policy_t q = policy(ssrc_specific, kSsrc, fresh);
+  ASSERT_EQ(srtp_update_stream(tx, &q), srtp_err_status_ok);
+  uint32_t roc = 0;
+  ASSERT_EQ(srtp_get_stream_roc(tx, kSsrc, &roc), srtp_err_status_ok);
+  EXPECT_EQ(roc, 5u);
+  Bytes r = rtcp(kSsrc);
+  len = 28;
+  ASSERT_EQ(srtp_protect_rtcp(tx, r.data(), &len), srtp_err_status_ok);
+  const std::size_t e_index = 28;  // after the 28 bytes of the compound packet
+  const unsigned index =
+      (r[e_index] & 0x7Fu) << 24 | r[e_index + 1] << 16 | r[e_index + 2] << 8 | r[e_index + 3];
+  EXPECT_EQ(index, 4u);  // libsrtp sends 1, 2, 3 and then 4 under the new key
+  srtp_dealloc(tx);
+}
+
+std::vector<srtp_event_t> g_events;
+void on_event(srtp_event_data_t* data) { g_events.push_back(data->event); }
+
+TEST_F(SrtpDropInUnit, EventsForACollisionAndAnExhaustedIndexSpace) {
+  g_events.clear();
+  ASSERT_EQ(srtp_install_event_handler(&on_event), srtp_err_status_ok);
+  Key key(5);
+  srtp_policy_t p = policy(ssrc_specific, kSsrc, key);
+  srtp_t s = nullptr;
+  ASSERT_EQ(srtp_create(&s, &p), srtp_err_status_ok);
+  int len = 0;
+  Bytes sent = rtp(kSsrc, 1);
+  ASSERT_EQ(protect(s, sent, len), srtp_err_status_ok);
+  EXPECT_EQ(srtp_unprotect(s, sent.data(), &len), srtp_err_status_replay_fail);
+  Bytes other = rtp(kSsrc, 2);
+  ASSERT_EQ(protect(s, other, len), srtp_err_status_ok);
+  ASSERT_EQ(srtp_set_stream_roc(s, kSsrc, 0xFFFFFFFF), srtp_err_status_ok);
+  Bytes last = rtp(kSsrc, 65535);
+  ASSERT_EQ(protect(s, last, len), srtp_err_status_ok);
+  Bytes beyond = rtp(kSsrc, 0);
+  EXPECT_EQ(protect(s, beyond, len), srtp_err_status_key_expired);
+  srtp_dealloc(s);
+  srtp_install_event_handler(nullptr);
+  ASSERT_FALSE(g_events.empty());
+  EXPECT_EQ(g_events.back(), event_packet_index_limit);
+}
+
+TEST_F(SrtpDropInUnit, BadArgumentsAreErrors) {
+  Key key(6);
+  srtp_policy_t p = policy(ssrc_any_outbound, 0, key);
+  srtp_t s = nullptr;
+  ASSERT_EQ(srtp_create(&s, &p), srtp_err_status_ok);
+  Bytes pkt = rtp(kSsrc, 1);
+  int len = 112;
+  EXPECT_EQ(srtp_protect(nullptr, pkt.data(), &len), srtp_err_status_bad_param);
+  EXPECT_EQ(srtp_protect(s, nullptr, &len), srtp_err_status_bad_param);
+  EXPECT_EQ(srtp_protect(s, pkt.data(), nullptr), srtp_err_status_bad_param);
+  len = -5;
+  EXPECT_EQ(srtp_protect(s, pkt.data(), &len), srtp_err_status_bad_param);
+  len = 0x7FFFFFFF;
+  EXPECT_EQ(srtp_unprotect(s, pkt.data(), &len), srtp_err_status_bad_param);
+  len = 11;
+  EXPECT_EQ(srtp_protect_rtcp(s, pkt.data(), &len), srtp_err_status_ok);  // SSRC at 4..7: fine
+  len = 7;
+  EXPECT_EQ(srtp_unprotect_rtcp(s, pkt.data(), &len), srtp_err_status_bad_param);
+  len = 40;
+  EXPECT_EQ(srtp_unprotect(s, pkt.data(), &len), srtp_err_status_no_ctx);  // no inbound template
+  EXPECT_EQ(srtp_add_stream(s, nullptr), srtp_err_status_bad_param);
+  EXPECT_EQ(srtp_create(nullptr, &p), srtp_err_status_bad_param);
+  p.key = nullptr;
+  p.ssrc.type = ssrc_specific;
+  EXPECT_EQ(srtp_add_stream(s, &p), srtp_err_status_bad_param);  // no key at all
+  srtp_crypto_policy_set_aes_gcm_128_8_auth(&p.rtp);
+  p.key = key.bytes;
+  EXPECT_EQ(srtp_add_stream(s, &p), srtp_err_status_bad_param);  // 8-byte GCM tags: not offered
+  EXPECT_EQ(srtp_dealloc(nullptr), srtp_err_status_bad_param);
+  srtp_dealloc(s);
+}
+
+}  // namespace
+}  // namespace wireseal::test
