@@ -192,8 +192,8 @@ bool same_rtcp_transform(srtp::Profile rtp, srtp::Profile rtcp) noexcept {
 
 // policy_from validates `p` and builds its Policy (finding or making its keyings).
 Result<std::unique_ptr<Policy>> policy_from(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
-  if (p.ssrc.type != ssrc_specific && p.ssrc.type != ssrc_any_inbound &&
-      p.ssrc.type != ssrc_any_outbound) {
+  const srtp_ssrc_type_t type = ssrc_type_of(p);
+  if (type == ssrc_undefined) {
     return Error::kInvalidArgument;
   }
   srtp::Profile rtp{};
@@ -217,7 +217,7 @@ Result<std::unique_ptr<Policy>> policy_from(srtp_ctx_t_& ctx, const srtp_policy_
     return Error::kInvalidArgument;
   }
   auto policy = std::make_unique<Policy>();
-  policy->type = p.ssrc.type;
+  policy->type = type;
   policy->ssrc = p.ssrc.value;
   policy->key_count = keys->keys.size();
   policy->mki_len = keys->mki_len;
@@ -323,11 +323,12 @@ void move_stream(Stream& s, Policy& to) {
 
 srtp_err_status_t update_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
   Policy* old = nullptr;
-  if (p.ssrc.type == ssrc_any_inbound) {
+  const srtp_ssrc_type_t type = ssrc_type_of(p);
+  if (type == ssrc_any_inbound) {
     old = ctx.inbound;
-  } else if (p.ssrc.type == ssrc_any_outbound) {
+  } else if (type == ssrc_any_outbound) {
     old = ctx.outbound;
-  } else if (p.ssrc.type == ssrc_specific) {
+  } else if (type == ssrc_specific) {
     Stream* s = ctx.streams.find(p.ssrc.value);
     old = s != nullptr ? s->policy : nullptr;
   }
@@ -342,11 +343,11 @@ srtp_err_status_t update_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
   if (policy->rtp == old->rtp && policy->rtcp == old->rtcp) {
     return srtp_err_status_ok;  // the same keys: the streams go on as they are
   }
-  if (p.ssrc.type == ssrc_specific) {
+  if (type == ssrc_specific) {
     move_stream(*ctx.streams.find(p.ssrc.value), *policy);
   } else {
     ctx.streams.for_each_of(old, [&](Stream& s) { move_stream(s, *policy); });
-    (p.ssrc.type == ssrc_any_inbound ? ctx.inbound : ctx.outbound) = policy;
+    (type == ssrc_any_inbound ? ctx.inbound : ctx.outbound) = policy;
   }
   ctx.policies.push_back(std::move(*made));
   return srtp_err_status_ok;

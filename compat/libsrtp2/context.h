@@ -17,6 +17,7 @@
 // nothing.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -101,6 +102,23 @@ struct srtp_ctx_t_ {
 };
 
 namespace wireseal::compat {
+
+// raw reads an enum field a C caller filled in as the int it may really hold: a value outside
+// the enumeration is no valid enum in C++, so it is never loaded as one.
+template <class E>
+int raw(const E& field) noexcept {
+  static_assert(sizeof(E) == sizeof(int));
+  int v = 0;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
+
+// ssrc_type_of is a policy's SSRC type, ssrc_undefined for a value outside the enumeration.
+inline srtp_ssrc_type_t ssrc_type_of(const srtp_policy_t& p) noexcept {
+  const int t = raw(p.ssrc.type);
+  return t >= ssrc_specific && t <= ssrc_any_outbound ? static_cast<srtp_ssrc_type_t>(t)
+                                                      : ssrc_undefined;
+}
 
 // status_of maps a wireseal Error to the srtp_err_status_t libsrtp gives for that failure.
 srtp_err_status_t status_of(Error e) noexcept;

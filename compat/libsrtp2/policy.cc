@@ -180,7 +180,7 @@ namespace {
 // regardless (libsrtp too: the bytes are the same), so that is the AEAD profile as well.
 bool gcm_with_conf_only(const srtp_crypto_policy_t& p, srtp_sec_serv_t services) noexcept {
   return (p.cipher_type == SRTP_AES_GCM_128 || p.cipher_type == SRTP_AES_GCM_256) &&
-         services == sec_serv_conf_and_auth && p.sec_serv == sec_serv_conf;
+         services == sec_serv_conf_and_auth && raw(p.sec_serv) == sec_serv_conf;
 }
 
 }  // namespace
@@ -216,7 +216,7 @@ bool profile_of(const srtp_crypto_policy_t& p, Profile& out) noexcept {
   for (const Row& r : kRows) {
     if (p.cipher_type == r.cipher && p.cipher_key_len == r.cipher_key_len &&
         p.auth_type == r.auth && p.auth_tag_len == r.tag_len &&
-        (p.sec_serv == r.services || gcm_with_conf_only(p, r.services)) &&
+        (raw(p.sec_serv) == r.services || gcm_with_conf_only(p, r.services)) &&
         (r.auth == SRTP_NULL_AUTH || p.auth_key_len == kHmacKeyLen)) {
       out = r.profile;
       return true;
