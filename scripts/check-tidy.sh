@@ -10,7 +10,7 @@ if [ ! -f "$build/compile_commands.json" ]; then
   exit 1
 fi
 log="${TMPDIR:-/tmp}/wireseal-tidy.log"
-if ! run-clang-tidy -p "$build" -j "${WIRESEAL_TIDY_JOBS:-2}" -quiet "$(pwd)/src/.*\.cc" > "$log" 2>&1 ||
+if ! run-clang-tidy -p "$build" -j "${WIRESEAL_TIDY_JOBS:-2}" -quiet "$(pwd)/(src|compat)/.*\.cc" > "$log" 2>&1 ||
     grep -qE '(warning|error): ' "$log"; then
   sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E -A3 '(warning|error): ' >&2 || cat "$log" >&2
   echo "check-tidy: findings above (.clang-tidy)" >&2

@@ -15,6 +15,8 @@
 
 #include "crypto_types.h"
 
+/* A C header: typedefs are its only way to name types. */
+/* NOLINTBEGIN(modernize-use-using) */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -252,5 +254,6 @@ srtp_err_status_t srtp_get_stream_roc(srtp_t session, uint32_t ssrc, uint32_t* r
 #ifdef __cplusplus
 }
 #endif
+/* NOLINTEND(modernize-use-using) */
 
 #endif
