@@ -14,6 +14,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -147,6 +149,39 @@ struct RingCursor {
   }
   bool at_start() const noexcept { return next == 0; }
 };
+
+// ring_unprotect is the unprotect row of a libsrtp-shaped session (protect/unprotect in place
+// on raw buffers, reset to a fresh receiver): `make()` returns a std::unique_ptr to a new one.
+// The ring is protected by one, a second unprotects it in place from a work copy, and is
+// reset each lap so the ring's indices are new again (amortised over kRing packets).
+template <class Make>
+auto ring_unprotect(Make make, std::size_t size) {
+  auto tx = make();
+  auto ring = std::make_unique<UnprotectRing>(
+      size, [&tx](Bytes& b, std::size_t n, std::uint16_t) { return tx->protect(b.data(), n); });
+  auto rx = make();
+  Bytes work(12 + size + kRoom);
+  RingCursor cur;
+  bool first_lap = true;
+  return timed(
+      [rx = std::move(rx), ring = std::move(ring), work = std::move(work), cur,
+       first_lap]() mutable noexcept {
+        if (cur.at_start()) {
+          if (!first_lap) {
+            try {
+              rx->reset();
+            } catch (...) {
+              return false;
+            }
+          }
+          first_lap = false;
+        }
+        const std::size_t i = cur.take();
+        std::memcpy(work.data(), ring->packets[i].data(), ring->lengths[i]);
+        return rx->unprotect(work.data(), ring->lengths[i]) != 0;
+      },
+      size);
+}
 
 // register_batch_op registers "srtp/op/impl/size" whose op processes kBatch packets per call;
 // the loop counts kBatch iterations per call (KeepRunningBatch), so ns/op, MB/s, B/op and

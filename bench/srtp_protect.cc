@@ -183,31 +183,7 @@ auto openssl_unprotect(srtp::Profile p, std::size_t size) {
 }
 
 auto libsrtp_unprotect(srtp::Profile p, std::size_t size) {
-  LibsrtpSession tx(p);
-  auto ring = std::make_unique<UnprotectRing>(
-      size, [&tx](Bytes& b, std::size_t n, std::uint16_t) { return tx.protect(b.data(), n); });
-  auto rx = std::make_unique<LibsrtpSession>(p);
-  Bytes work(12 + size + kRoom);
-  RingCursor cur;
-  bool first_lap = true;
-  return timed(
-      [rx = std::move(rx), ring = std::move(ring), work = std::move(work), cur,
-       first_lap]() mutable noexcept {
-        if (cur.at_start()) {
-          if (!first_lap) {
-            try {
-              rx->reset();
-            } catch (...) {
-              return false;
-            }
-          }
-          first_lap = false;
-        }
-        const std::size_t i = cur.take();
-        std::memcpy(work.data(), ring->packets[i].data(), ring->lengths[i]);
-        return rx->unprotect(work.data(), ring->lengths[i]) != 0;
-      },
-      size);
+  return ring_unprotect([p] { return std::make_unique<LibsrtpSession>(p); }, size);
 }
 
 auto wireseal_unprotect_batch(srtp::Profile p, std::size_t size) {
