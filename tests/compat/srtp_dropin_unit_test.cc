@@ -159,8 +159,8 @@ TEST_F(SrtpDropInUnit, UpdatingToNewKeysKeepsTheRocAndTheSrtcpCount) {
   len = 28;
   ASSERT_EQ(srtp_protect_rtcp(tx, r.data(), &len), srtp_err_status_ok);
   const std::size_t e_index = 28;  // after the 28 bytes of the compound packet
-  const unsigned index =
-      (r[e_index] & 0x7Fu) << 24 | r[e_index + 1] << 16 | r[e_index + 2] << 8 | r[e_index + 3];
+  const unsigned index = (unsigned{r[e_index]} & 0x7Fu) << 24 | unsigned{r[e_index + 1]} << 16 |
+                         unsigned{r[e_index + 2]} << 8 | unsigned{r[e_index + 3]};
   EXPECT_EQ(index, 4u);  // libsrtp sends 1, 2, 3 and then 4 under the new key
   srtp_dealloc(tx);
 }
