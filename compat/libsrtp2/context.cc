@@ -48,14 +48,14 @@ Stream* StreamMap::find(std::uint32_t ssrc) noexcept {
 }
 
 Stream* StreamMap::insert(std::uint32_t ssrc, Policy* policy) noexcept {
-  // Three quarters full at most, tombstones included, so probes stay short.
-  if (used_ >= kStreamSlots / 4 * 3) {
+  // At most three quarters of the slots live: an insert always finds a free or removed slot.
+  if (full()) {
     return nullptr;
   }
   for (std::size_t i = home(ssrc);; i = (i + 1) & (kStreamSlots - 1)) {
     Stream& s = slots_[i];
     if (s.policy == nullptr || s.removed) {
-      used_ += s.removed ? 0 : 1;
+      ++live_;
       s = Stream{ssrc, policy, false, Direction::kUnknown, 0, 0};
       return &s;
     }
@@ -65,6 +65,7 @@ Stream* StreamMap::insert(std::uint32_t ssrc, Policy* policy) noexcept {
 void StreamMap::erase(Stream* s) noexcept {
   s->removed = true;
   s->policy = nullptr;
+  --live_;
 }
 
 // --- errors and events

@@ -74,7 +74,7 @@ class StreamMap {
   // insert adds `ssrc` (not present) for `policy`; nullptr when the map is full.
   Stream* insert(std::uint32_t ssrc, Policy* policy) noexcept;
   void erase(Stream* s) noexcept;
-  bool full() const noexcept { return used_ >= kStreamSlots / 4 * 3; }
+  bool full() const noexcept { return live_ >= kStreamSlots / 4 * 3; }
   // for_each_of calls f(stream) for every live stream of policy `p`.
   template <class F>
   void for_each_of(const Policy* p, F&& f) {
@@ -87,7 +87,9 @@ class StreamMap {
 
  private:
   std::vector<Stream> slots_;
-  std::size_t used_ = 0;  // live entries plus tombstones
+  // Live entries only: a removed SSRC's tombstone is reused by the next insert that probes
+  // past it, so SSRC churn never fills the map.
+  std::size_t live_ = 0;
 };
 
 }  // namespace wireseal::compat

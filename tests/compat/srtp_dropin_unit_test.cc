@@ -192,6 +192,28 @@ TEST_F(SrtpDropInUnit, EventsForACollisionAndAnExhaustedIndexSpace) {
   EXPECT_EQ(g_events.back(), event_packet_index_limit);
 }
 
+// Receiving streams that come and go (an SFU's) leave nothing behind: the SSRC map reuses
+// removed slots. (A removed *sender* keeps its marks, at most 64 per key: then removal is
+// refused and the session must be re-keyed, so its indexes cannot be reused.)
+TEST_F(SrtpDropInUnit, ReceivedSsrcsComingAndGoingNeverFillTheSession) {
+  Key key(7);
+  srtp_policy_t out = policy(ssrc_any_outbound, 0, key);
+  srtp_policy_t in = policy(ssrc_any_inbound, 0, key);
+  srtp_t rx = nullptr;
+  ASSERT_EQ(srtp_create(&rx, &in), srtp_err_status_ok);
+  int len = 0;
+  for (unsigned i = 0; i < 3000; ++i) {  // far more SSRCs than the map holds at once
+    srtp_t tx = nullptr;  // each sender its own session: senders are not what is churned here
+    ASSERT_EQ(srtp_create(&tx, &out), srtp_err_status_ok);
+    Bytes pkt = rtp(0x10000 + i, 1);
+    ASSERT_EQ(protect(tx, pkt, len), srtp_err_status_ok) << i;
+    srtp_dealloc(tx);
+    ASSERT_EQ(srtp_unprotect(rx, pkt.data(), &len), srtp_err_status_ok) << i;
+    ASSERT_EQ(srtp_remove_stream(rx, htonl(0x10000 + i)), srtp_err_status_ok) << i;
+  }
+  srtp_dealloc(rx);
+}
+
 TEST_F(SrtpDropInUnit, BadArgumentsAreErrors) {
   Key key(6);
   srtp_policy_t p = policy(ssrc_any_outbound, 0, key);
