@@ -21,6 +21,7 @@ srtp::StreamOptions Policy::options(std::uint8_t key_index, std::uint32_t roc) c
   o.roc = roc;
   o.key_index = key_index;
   o.encrypted_extension_ids = extension_ids;
+  o.allow_resend = allow_repeat_tx;
   return o;
 }
 
@@ -137,11 +138,13 @@ std::optional<Keys> keys_of(const srtp_policy_t& p) {
 }
 
 // A keying is known by everything that shapes its keystream and its wire format.
-std::vector<std::uint8_t> identity_of(srtp::Profile profile, std::size_t window, const Keys& k) {
+// identity_of leaves the replay window and allow_repeat_tx out on purpose: two Sessions under
+// the same keys would keep separate index books, so a stream moved between them could reuse
+// an index. A keying keeps the window of the policy that made it.
+std::vector<std::uint8_t> identity_of(srtp::Profile profile, const Keys& k) {
   const srtp::ProfileInfo& info = srtp::info(profile);
-  std::vector<std::uint8_t> id{
-      static_cast<std::uint8_t>(profile), static_cast<std::uint8_t>(window >> 8),
-      static_cast<std::uint8_t>(window), static_cast<std::uint8_t>(k.mki_len)};
+  std::vector<std::uint8_t> id{static_cast<std::uint8_t>(profile),
+                               static_cast<std::uint8_t>(k.mki_len)};
   for (const KeyView& v : k.keys) {
     id.insert(id.end(), v.key, v.key + info.master_key_len + info.master_salt_len);
     if (k.mki_len != 0) {
@@ -153,7 +156,7 @@ std::vector<std::uint8_t> identity_of(srtp::Profile profile, std::size_t window,
 
 Result<Keying*> keying_for(srtp_ctx_t_& ctx, srtp::Profile profile, std::size_t window,
                            const Keys& k) {
-  std::vector<std::uint8_t> id = identity_of(profile, window, k);
+  std::vector<std::uint8_t> id = identity_of(profile, k);
   for (const auto& keying : ctx.keyings) {
     if (keying->identity == id) {
       detail::secure_wipe(id.data(), id.size());
@@ -243,6 +246,16 @@ Result<std::unique_ptr<Policy>> policy_from(srtp_ctx_t_& ctx, const srtp_policy_
       return rtcp_keying.error();
     }
     policy->rtcp = *rtcp_keying;
+  }
+  if (p.allow_repeat_tx != 0) {
+    // RTP only: libsrtp's SRTCP always takes the next index. A keying that already has rings
+    // keeps them (kBadState: reserved before with another window).
+    policy->allow_repeat_tx = true;
+    const Status s = policy->rtp->session.reserve_resends(std::min(window, kMaxResendWindow),
+                                                          kResendStreamsPerKeying);
+    if (!s && s.error() != Error::kBadState) {
+      return s.error();
+    }
   }
   return policy;
 }

@@ -5,7 +5,7 @@
 // (ssrc_any_inbound / ssrc_any_outbound) that new SSRCs are cloned from. Here:
 //
 //   srtp_ctx_t_
-//     ├─ keyings: one wireseal Session per distinct (profile, window, keys, MKIs). Streams of
+//     ├─ keyings: one wireseal Session per distinct (profile, keys, MKIs). Streams of
 //     │           the same keys share it, so its index bookkeeping spans them all: a stream
 //     │           removed and added again under the same keys cannot reuse an index.
 //     ├─ policies: one Policy per srtp_policy_t added (specific SSRC or template): which
@@ -28,11 +28,15 @@
 namespace wireseal::compat {
 
 inline constexpr std::size_t kStreamsPerKeying = 256;  // streams one set of keys may hold
-inline constexpr std::size_t kStreamSlots = 1024;      // SSRCs one srtp_t may hold (power of 2)
+// allow_repeat_tx: how many streams of one keying may resend at a time, and how far back
+// (the replay window, at most this many packets): 32 * 256 * 24 bytes per keying.
+inline constexpr std::size_t kResendStreamsPerKeying = 32;
+inline constexpr std::size_t kMaxResendWindow = 256;
+inline constexpr std::size_t kStreamSlots = 1024;  // SSRCs one srtp_t may hold (power of 2)
 
 // Keying is one wireseal Session and what it was made from (kept to find it again; wiped).
 struct Keying {
-  std::vector<std::uint8_t> identity;  // profile, window, MKI length, keys, salts, MKIs
+  std::vector<std::uint8_t> identity;  // profile, MKI length, keys, salts, MKIs
   srtp::Session session;
   Keying(std::vector<std::uint8_t> id, srtp::Session s)
       : identity(std::move(id)), session(std::move(s)) {}
@@ -51,6 +55,7 @@ struct Policy {
   std::size_t mki_len = 0;                  // 0: no MKI on the wire
   std::vector<std::uint8_t> mkis;           // key_count * mki_len bytes
   std::vector<std::uint8_t> extension_ids;  // RFC 6904 IDs to encrypt
+  bool allow_repeat_tx = false;             // byte-identical RTP resends (StreamOptions)
   srtp::StreamOptions options(std::uint8_t key_index, std::uint32_t roc = 0) const noexcept;
 };
 

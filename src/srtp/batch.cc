@@ -144,8 +144,9 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   std::uint8_t* buf = job.buffer.data();
   const std::size_t len = job.length;
   RtpPlan plan;
-  if (!s.plan_protect_rtp(buf, len, job.buffer.size(), plan) || plan.header_protection()) {
-    return false;  // an error the single path reports, or header work it does
+  if (!s.plan_protect_rtp(buf, len, job.buffer.size(), plan) || plan.header_protection() ||
+      plan.config->allow_resend) {
+    return false;  // an error the single path reports, or header or resend work it does
   }
   const RtpHeader& h = plan.header;
   const ProfileInfo& p = *s.profile;

@@ -57,7 +57,8 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
   const StreamState& state = st != nullptr ? *st : first;
   Result<std::uint64_t> index = estimate_rtp_index(streams, st, state, seq);
   if (!index) {
-    return index.error();
+    return index.error() == Error::kReplay && st != nullptr ? take_resend_index(*st, seq)
+                                                            : index.error();
   }
   if (*index < state.rtp_send_floor) {
     return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
@@ -72,7 +73,37 @@ Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ss
   ++km.srtp_protected;
   streams.rtp_window(*st).mark(*index);
   st->sent.rtp_next = std::max(st->sent.rtp_next, *index + 1);
+  if (st->allow_resend && st->resend_ring == kNoResendRing) {
+    st->resend_ring = streams.resends().acquire();  // none free: this stream cannot resend
+  }
   return SentIndex{st, *index};
+}
+
+Result<SentIndex> SessionState::take_resend_index(StreamState& st, std::uint16_t seq) noexcept {
+  if (st.resend_ring == kNoResendRing) {
+    return Error::kReplay;
+  }
+  const std::optional<std::uint64_t> index = estimate_packet_index(st.rtp_highest, seq);
+  if (!index || *index < st.rtp_send_floor ||
+      streams.resends().entry(st.resend_ring, *index).index_plus1 != *index + 1) {
+    return Error::kReplay;
+  }
+  return SentIndex{&st, *index, true};
+}
+
+Status SessionState::settle_resend(const SentIndex& taken, const std::uint8_t* fingerprint,
+                                   std::uint8_t* packet, std::size_t len) noexcept {
+  ResendRings::Entry& e = streams.resends().entry(taken.stream->resend_ring, taken.index);
+  if (!taken.resend) {
+    e.index_plus1 = taken.index + 1;
+    std::memcpy(e.fingerprint.data(), fingerprint, e.fingerprint.size());
+    return {};
+  }
+  if (tag_matches(e.fingerprint, {fingerprint, e.fingerprint.size()})) {
+    return {};  // byte for byte the packet sent before under this index
+  }
+  secure_wipe(packet, len);  // another packet under a used keystream: never let it out
+  return Error::kReplay;
 }
 
 // protect_rtp:
@@ -190,13 +221,28 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
       break;
     }
   }
+  // A stream with a resend ring fingerprints what it sends: the GCM tag, or the untruncated
+  // HMAC (a 4-byte tag is too short to tell two packets apart).
+  std::uint8_t hmac_full[kHmacSha1Size];
+  const std::uint8_t* fingerprint = tail;
   if (p.cipher != CipherKind::kAesGcm) {
     std::memcpy(tail, km.mki.data(), mki_len);  // RFC 3711 §3.1: MKI, then the tag
-    if (Status s = rtp_auth_tag(*km.rtp.hmac, packet, roc, {tail + mki_len, p.rtp_tag_len}); !s) {
+    const bool full = taken->stream->resend_ring != kNoResendRing;
+    const std::span<std::uint8_t> tag_out =
+        full ? std::span<std::uint8_t>(hmac_full) : std::span(tail + mki_len, p.rtp_tag_len);
+    if (Status s = rtp_auth_tag(*km.rtp.hmac, packet, roc, tag_out); !s) {
+      return s.error();
+    }
+    if (full) {
+      std::memcpy(tail + mki_len, hmac_full, p.rtp_tag_len);
+      fingerprint = hmac_full;
+    }
+  }
+  if (taken->stream->resend_ring != kNoResendRing) {
+    if (Status s = settle_resend(*taken, fingerprint, out, total); !s) {
       return s.error();
     }
   }
-
   return total;
 }
 

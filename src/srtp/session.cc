@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 #include "common/create.h"
@@ -30,6 +31,7 @@ StreamState stream_from(const StreamOptions& options) {
   d.sent.rtcp_next = std::max<std::uint32_t>(d.sent.rtcp_next, options.srtcp_index);
   d.key_index = options.key_index;
   d.cryptex = options.cryptex;
+  d.allow_resend = options.allow_resend;
   d.set_encrypted_ids(options.encrypted_extension_ids);
   return d;
 }
@@ -229,6 +231,15 @@ Status Session::add_stream(std::uint32_t ssrc, const StreamOptions& options) noe
     return Error::kTableFull;
   }
   return {};
+}
+
+Status Session::reserve_resends(std::size_t window, std::size_t streams) noexcept {
+  const std::size_t replay = state_->streams.window_words() * 64;
+  try {
+    return state_->streams.resends().reserve(std::min(window, replay), streams);
+  } catch (const std::bad_alloc&) {
+    return Error::kOutOfMemory;
+  }
 }
 
 Status Session::remove_stream(std::uint32_t ssrc) noexcept { return state_->streams.remove(ssrc); }

@@ -29,10 +29,12 @@ inline bool exceeds_keystream(const ProfileInfo& p, std::size_t encrypted_len) n
 }
 
 // SentIndex is an index protect has taken: its stream (created if this is the SSRC's first
-// packet) and the index, already marked as used.
+// packet) and the index, already marked as used; `resend` when the stream protected it before
+// and may send it again only if the output is the same (ResendRings).
 struct SentIndex {
   StreamState* stream;
   std::uint64_t index;
+  bool resend = false;
 };
 
 // RtpPlan is what protect_rtp and the protect batch both decide about a packet before
@@ -99,6 +101,15 @@ class SessionState {
   // only once the index is granted; kKeyLimit when the stream's master key is used up.
   // Defined in rtp_transform.cc.
   Result<SentIndex> take_rtp_index(StreamState* st, std::uint32_t ssrc, std::uint16_t seq) noexcept;
+  // take_resend_index is take_rtp_index's answer for a `seq` the replay window refused: the
+  // index again (resend) when `st` allows resends and its ring remembers protecting it, else
+  // kReplay. Defined in rtp_transform.cc.
+  Result<SentIndex> take_resend_index(StreamState& st, std::uint16_t seq) noexcept;
+  // settle_resend records the fingerprint of the packet protected under `taken` in its
+  // stream's ring or, for a resend, checks it against the first one: a different packet is
+  // zeroed (packet[0, len)) and refused with kReplay. Defined in rtp_transform.cc.
+  Status settle_resend(const SentIndex& taken, const std::uint8_t* fingerprint,
+                       std::uint8_t* packet, std::size_t len) noexcept;
   // take_rtcp_index is the same for the next SRTCP index of `ssrc` (kSequenceExhausted at
   // 2^31). Defined in rtcp_transform.cc.
   Result<SentIndex> take_rtcp_index(StreamState* st, std::uint32_t ssrc) noexcept;

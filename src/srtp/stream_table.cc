@@ -88,6 +88,43 @@ bool RetiredSenders::record(std::uint32_t ssrc, const SenderMarks& marks) noexce
   return true;
 }
 
+Status ResendRings::reserve(std::size_t window, std::size_t rings) {
+  if (rings_ != 0) {
+    return window <= window_ && rings <= rings_ ? Status{} : Status{Error::kBadState};
+  }
+  if (rings == 0 || rings > kMaxTableSize || window == 0 || window > kMaxReplayWindow) {
+    return Error::kInvalidArgument;
+  }
+  std::size_t size = 1;
+  while (size < window) {
+    size *= 2;
+  }
+  entries_ = std::make_unique<Entry[]>(size * rings);
+  free_ = std::make_unique<std::uint32_t[]>(rings);
+  for (std::size_t i = 0; i < rings; ++i) {
+    free_[i] = static_cast<std::uint32_t>(rings - 1 - i);
+  }
+  window_ = size;
+  rings_ = rings;
+  free_top_ = rings;
+  return {};
+}
+
+std::uint32_t ResendRings::acquire() noexcept {
+  if (free_top_ == 0) {
+    return kNoResendRing;
+  }
+  const std::uint32_t ring = free_[--free_top_];
+  std::fill_n(&entries_[ring * window_], window_, Entry{});
+  return ring;
+}
+
+void ResendRings::release(std::uint32_t ring) noexcept {
+  if (ring != kNoResendRing) {
+    free_[free_top_++] = ring;
+  }
+}
+
 StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std::size_t max_retired,
                          std::uint64_t seed)
     : max_streams_(max_streams),
@@ -180,6 +217,7 @@ Status StreamTable::remove(std::uint32_t ssrc) noexcept {
   if (s.sent.sent_anything() && !retired_.record(ssrc, s.sent)) {
     return Error::kBadState;  // forgetting its marks would let the SSRC reuse keystream
   }
+  resends_.release(s.resend_ring);
   free_[free_top_++] = slots_[i].record;
   --size_;
   // Backward-shift deletion: pull later entries of the cluster into the hole when their home

@@ -31,19 +31,24 @@ struct SenderMarks {
   bool sent_anything() const noexcept { return rtp_next != 0 || rtcp_next != 1; }
 };
 
-// StreamState is the per-SSRC state (88 bytes) plus its two replay bitmaps.
+// kNoResendRing: a stream without a ResendRings ring.
+inline constexpr std::uint32_t kNoResendRing = UINT32_MAX;
+
+// StreamState is the per-SSRC state (96 bytes) plus its two replay bitmaps.
 struct StreamState {
   std::uint64_t rtp_highest = 0;     // highest SRTP index protected or authenticated
   std::uint64_t rtcp_highest = 0;    // highest SRTCP index authenticated (receiver)
   SenderMarks sent;                  // protect's high-water marks
   std::uint64_t rtp_send_floor = 0;  // protect refuses lower indexes (raised by set_roc)
   std::uint32_t ssrc = 0;
-  std::uint32_t initial_roc = 0;    // ROC assumed for the first packet (RFC 3711 §3.3.1)
-  std::uint8_t key_index = 0;       // master key protect uses
-  bool rtp_started = false;         // rtp_highest valid
-  bool rtcp_started = false;        // rtcp_highest valid
-  bool cryptex = false;             // RFC 9335
-  bool encrypt_extensions = false;  // RFC 6904 set non-empty
+  std::uint32_t initial_roc = 0;              // ROC assumed for the first packet (RFC 3711 §3.3.1)
+  std::uint8_t key_index = 0;                 // master key protect uses
+  bool rtp_started = false;                   // rtp_highest valid
+  bool rtcp_started = false;                  // rtcp_highest valid
+  bool cryptex = false;                       // RFC 9335
+  bool encrypt_extensions = false;            // RFC 6904 set non-empty
+  bool allow_resend = false;                  // StreamOptions::allow_resend
+  std::uint32_t resend_ring = kNoResendRing;  // its ring in ResendRings, once it protected
   // RFC 6904 encrypted extension IDs as a 256-bit set (one-byte IDs 1..14, two-byte 1..255).
   std::array<std::uint64_t, 4> encrypted_ids{};
 
@@ -85,6 +90,40 @@ class RetiredSenders {
   std::unique_ptr<Entry[]> entries_;
 };
 
+// ResendRings let streams that allow identical resends (libsrtp's allow_repeat_tx) protect a
+// recent index again. Each ring holds, for the stream's last `window` protected SRTP indexes,
+// a 16-byte fingerprint of the protected packet: the GCM tag, or the first 16 bytes of the
+// untruncated HMAC-SHA1. Under the same key, index and header a fingerprint matches only for
+// the same payload, so a resend is let out only when its bytes equal the first protection
+// (nothing new is revealed); any other packet at that index is wiped and refused.
+// Rings are allocated by reserve (set-up) and handed to streams without allocating.
+class ResendRings {
+ public:
+  static constexpr std::size_t kFingerprintSize = 16;
+  struct Entry {
+    std::uint64_t index_plus1;  // 0: empty
+    std::array<std::uint8_t, kFingerprintSize> fingerprint;
+  };
+
+  // reserve allocates `rings` rings of `window` entries (a power of two); kBadState if rings
+  // were reserved before with fewer or smaller ones.
+  Status reserve(std::size_t window, std::size_t rings);
+  // acquire hands out an emptied ring (kNoResendRing when none is free).
+  std::uint32_t acquire() noexcept;
+  void release(std::uint32_t ring) noexcept;
+  // entry is the slot of `index` in `ring` (shared by indexes `window` apart).
+  Entry& entry(std::uint32_t ring, std::uint64_t index) noexcept {
+    return entries_[ring * window_ + (index & (window_ - 1))];
+  }
+
+ private:
+  std::size_t window_ = 0;
+  std::size_t rings_ = 0;
+  std::size_t free_top_ = 0;
+  std::unique_ptr<Entry[]> entries_;
+  std::unique_ptr<std::uint32_t[]> free_;
+};
+
 class StreamTable {
  public:
   // StreamTable allocates room for `max_streams` streams with replay windows of
@@ -118,6 +157,7 @@ class StreamTable {
     return {window_bits(s, 1), s.rtcp_highest, s.rtcp_started};
   }
   std::size_t window_words() const noexcept { return window_words_; }
+  ResendRings& resends() noexcept { return resends_; }
 
   std::size_t size() const noexcept { return size_; }
   std::size_t capacity() const noexcept { return max_streams_; }
@@ -149,6 +189,7 @@ class StreamTable {
   std::size_t free_top_;
   std::unique_ptr<std::uint64_t[]> windows_;
   RetiredSenders retired_;
+  ResendRings resends_;
 };
 
 }  // namespace wireseal::srtp::detail

@@ -35,6 +35,7 @@ constexpr std::uint32_t kSsrc = 0x11223344;
 constexpr int kPackets = 300;
 constexpr int kRtcpEvery = 10;
 constexpr int kMkiSwitch = 150;
+constexpr int kResendBack = 5;  // +repeat: packet i - 5 is sent again after packet i
 
 struct Scenario {
   std::string profile;
@@ -42,6 +43,7 @@ struct Scenario {
   bool xtn = false;
   bool roc = false;
   bool specific = false;
+  bool repeat = false;  // allow_repeat_tx, with retransmissions of earlier packets
 };
 
 Scenario parse(const std::string& text) {
@@ -54,6 +56,7 @@ Scenario parse(const std::string& text) {
     s.xtn |= part == "xtn";
     s.roc |= part == "roc";
     s.specific |= part == "specific" || part == "roc";
+    s.repeat |= part == "repeat";
   }
   return s;
 }
@@ -129,6 +132,7 @@ srtp_t make_session(const Scenario& s, bool sender, Keys& k) {
   } else {
     p.ssrc.type = sender ? ssrc_any_outbound : ssrc_any_inbound;
   }
+  p.allow_repeat_tx = s.repeat ? 1 : 0;
   if (s.xtn) {
     p.enc_xtn_hdr = k.ids;
     p.enc_xtn_hdr_count = 2;
@@ -240,6 +244,12 @@ int protect_all(const Scenario& s) {
       st = protect_one(session, s, true, key, c);
       std::cout << (st == srtp_err_status_ok ? "C " + hex(c) : "E " + std::to_string(st)) << "\n";
     }
+    if (s.repeat && i % kRtcpEvery == kResendBack) {
+      // A retransmission (NACK without RTX): the same packet under the same index again.
+      Bytes a = rtp_packet(s, i - kResendBack);
+      st = protect_one(session, s, false, key, a);
+      std::cout << (st == srtp_err_status_ok ? "A " + hex(a) : "E " + std::to_string(st)) << "\n";
+    }
   }
   srtp_dealloc(session);
   return 0;
@@ -254,11 +264,12 @@ int unprotect_all(const Scenario& s, const std::string& file) {
   std::ifstream in(file);
   std::vector<Bytes> rtp;
   std::vector<Bytes> rtcp;
+  std::vector<Bytes> resent;
   std::string kind;
   std::string data;
   while (in >> kind >> data) {
-    if (kind == "R" || kind == "C") {
-      (kind == "R" ? rtp : rtcp).push_back(unhex(data));
+    if (kind == "R" || kind == "C" || kind == "A") {
+      (kind == "R" ? rtp : kind == "C" ? rtcp : resent).push_back(unhex(data));
     }
   }
   if (rtp.size() != kPackets + 1) {
@@ -278,6 +289,12 @@ int unprotect_all(const Scenario& s, const std::string& file) {
     }
   }
   std::cout << "rtp ok " << good << "\nrtcp ok " << good_rtcp << "\n";
+  int resent_replays = 0;  // replay_fail, or replay_old once behind the window
+  for (Bytes& a : resent) {
+    const srtp_err_status_t st = unprotect_one(session, s, false, a);
+    resent_replays += st == srtp_err_status_replay_fail || st == srtp_err_status_replay_old ? 1 : 0;
+  }
+  std::cout << "resent " << resent.size() << " replayed " << resent_replays << "\n";
   uint32_t roc = 0;
   std::cout << "get_roc " << srtp_get_stream_roc(session, kSsrc, &roc) << " " << roc << "\n";
   Bytes again = rtp[kPackets - 1];

@@ -3,11 +3,13 @@
 //   - an index is never reused under one key, whatever the program does: a stream removed and
 //     added again, or updated to the same keys, continues above what it sent;
 //   - srtp_update to new keys keeps the ROC and the SRTCP count;
+//   - allow_repeat_tx lets out a byte-identical retransmission only;
 //   - the events libsrtp raises (SSRC collision, index space used up);
 //   - bad arguments (NULL pointers, negative and huge lengths) are errors, never crashes.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -132,6 +134,64 @@ TEST_F(SrtpDropInUnit, AStreamAddedAgainUnderTheSameKeysNeverReusesAnIndex) {
   ASSERT_EQ(srtp_update_stream(tx, &p), srtp_err_status_ok);
   Bytes old = rtp(kSsrc, 11);
   EXPECT_EQ(protect(tx, old, len), srtp_err_status_replay_fail);
+  srtp_dealloc(tx);
+}
+
+TEST_F(SrtpDropInUnit, AnotherWindowUnderTheSameKeysKeepsTheSameIndexBook) {
+  Key key(8);
+  srtp_policy_t narrow = policy(ssrc_specific, kSsrc, key);
+  narrow.window_size = 128;
+  srtp_t tx = nullptr;
+  ASSERT_EQ(srtp_create(&tx, &narrow), srtp_err_status_ok);
+  int len = 0;
+  for (unsigned seq = 1; seq <= 10; ++seq) {
+    Bytes pkt = rtp(kSsrc, seq);
+    ASSERT_EQ(protect(tx, pkt, len), srtp_err_status_ok);
+  }
+  ASSERT_EQ(srtp_remove_stream(tx, htonl(kSsrc)), srtp_err_status_ok);
+  srtp_policy_t wide = narrow;
+  wide.window_size = 1024;
+  wide.allow_repeat_tx = 1;
+  ASSERT_EQ(srtp_add_stream(tx, &wide), srtp_err_status_ok);
+  Bytes again = rtp(kSsrc, 5);
+  EXPECT_EQ(protect(tx, again, len), srtp_err_status_replay_fail);
+  srtp_dealloc(tx);
+}
+
+TEST_F(SrtpDropInUnit, AllowRepeatTxResendsOnlyTheSamePacket) {
+  Key key(9);
+  srtp_policy_t p = policy(ssrc_any_outbound, 0, key);
+  p.allow_repeat_tx = 1;
+  srtp_t tx = nullptr;
+  ASSERT_EQ(srtp_create(&tx, &p), srtp_err_status_ok);
+  int len = 0;
+  std::vector<Bytes> sent;
+  for (unsigned seq = 1; seq <= 20; ++seq) {
+    sent.push_back(rtp(kSsrc, seq));
+    ASSERT_EQ(protect(tx, sent.back(), len), srtp_err_status_ok);
+    sent.back().resize(static_cast<std::size_t>(len));
+  }
+  {
+    Bytes resend = rtp(kSsrc, 12);
+    const AllocScope scope;
+    ASSERT_EQ(protect(tx, resend, len), srtp_err_status_ok);
+    EXPECT_EQ(scope.delta().count, 0u);
+    resend.resize(static_cast<std::size_t>(len));
+    EXPECT_EQ(resend, sent[11]);
+  }
+  // libsrtp would encrypt another packet under index 12's keystream: the drop-in refuses it,
+  // and none of its bytes (plain or encrypted) leave srtp_protect.
+  Bytes other = rtp(kSsrc, 12);
+  other[20] ^= 1;
+  ASSERT_EQ(protect(tx, other, len), srtp_err_status_replay_fail);
+  EXPECT_EQ(std::count(other.begin() + 12, other.begin() + 112 + 10, 0), 110);
+  // Without allow_repeat_tx (a stream added for one SSRC) a resend is refused as libsrtp does.
+  srtp_policy_t strict = policy(ssrc_specific, kSsrc + 1, key);
+  ASSERT_EQ(srtp_add_stream(tx, &strict), srtp_err_status_ok);
+  Bytes once = rtp(kSsrc + 1, 1);
+  ASSERT_EQ(protect(tx, once, len), srtp_err_status_ok);
+  Bytes twice = rtp(kSsrc + 1, 1);
+  EXPECT_EQ(protect(tx, twice, len), srtp_err_status_replay_fail);
   srtp_dealloc(tx);
 }
 

@@ -65,6 +65,11 @@ struct StreamOptions {
   std::uint32_t srtcp_index = 0;
   std::uint8_t key_index = 0;  // master key (index into SessionConfig::keys) protect uses
   bool cryptex = false;        // RFC 9335: encrypt CSRCs and the whole header extension
+  // Identical resends (libsrtp's allow_repeat_tx): protect may take an index this stream
+  // protected before, within the window given to Session::reserve_resends, when the packet is
+  // byte-identical to the first (a retransmission): the output is then the same bytes as
+  // before. Any other packet at a used index is zeroed and refused with kReplay.
+  bool allow_resend = false;
   // RFC 6904: IDs (1..255) of header-extension elements to encrypt. Copied into the stream.
   std::span<const std::uint8_t> encrypted_extension_ids = {};
 };
@@ -192,6 +197,14 @@ class Session {
   void unprotect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
 
   // --- streams
+
+  // reserve_resends makes room (set-up: this allocates, 24 bytes per index per stream) for
+  // `streams` streams with StreamOptions::allow_resend to resend any of their last `window`
+  // indexes (rounded up to a power of two, at most the replay window). A stream takes a ring
+  // at its first protect and gives it back when removed; one that finds none free cannot
+  // resend. kInvalidArgument for 0 or over 2^24 streams; kBadState if reserved before with
+  // less room; kOutOfMemory.
+  Status reserve_resends(std::size_t window, std::size_t streams) noexcept;
 
   // add_stream creates the stream `ssrc` with `options`. kBadState if it exists,
   // kTableFull if the table is full; kInvalidArgument if options.key_index has no key.

@@ -7,6 +7,7 @@
 // AES-CM and GCM that is a two-time pad or a repeated GCM nonce; for NULL a replayable tag).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <string>
@@ -288,6 +289,133 @@ TEST_P(SrtpIndexReuse, PacketsBeyondOnePacketsKeystreamAreRefused) {
   rtcp.resize(n + 64);
   Result<std::size_t> r = tx.protect_rtcp(rtcp, n);
   EXPECT_EQ(r.has_value(), !aes_cm);
+}
+
+// ---- identical resends (StreamOptions::allow_resend, libsrtp's allow_repeat_tx)
+
+// resend_sender is a Session whose stream kSsrc may resend its last `ring` indexes.
+Session resend_sender(Profile p, const KeySet& keys, std::size_t ring = 64,
+                      std::size_t replay_window = 1024) {
+  SessionConfig config;
+  config.replay_window = replay_window;
+  Session tx = make_session(p, {keys}, config);
+  EXPECT_TRUE(tx.reserve_resends(ring, 4));
+  srtp::StreamOptions resend;
+  resend.allow_resend = true;
+  EXPECT_TRUE(tx.add_stream(kSsrc, resend));
+  return tx;
+}
+
+// protect_filled protects packet `seq` of kSsrc whose payload starts at byte `fill`; on
+// failure `buffer` keeps what protect left in it.
+Result<std::size_t> protect_filled(Session& s, std::uint16_t seq, std::uint8_t fill, Bytes& buffer,
+                                   std::uint32_t ssrc = kSsrc) {
+  const Bytes plain = rtp_packet(ssrc, seq, 48, 0, nullptr, 0xBEDE, fill);
+  buffer.assign(plain.size() + 64, 0xEE);
+  std::copy(plain.begin(), plain.end(), buffer.begin());
+  Result<std::size_t> n = s.protect_rtp(buffer, plain.size());
+  if (n) {
+    buffer.resize(*n);
+  }
+  return n;
+}
+
+TEST_P(SrtpIndexReuse, AnIdenticalResendIsTheSameBytesAndTakesNoNewIndex) {
+  const KeySet keys = make_keys(profile(), 4);
+  Session tx = resend_sender(profile(), keys);
+  Session rx = make_session(profile(), {keys});
+  std::vector<Bytes> first(21);
+  for (std::uint16_t seq = 1; seq <= 20; ++seq) {
+    ASSERT_TRUE(protect_filled(tx, seq, 0x5a, first[seq]));
+    ASSERT_FALSE(unprotect(rx, first[seq]).empty());
+  }
+  const std::uint64_t used = tx.key_usage(0)->srtp_packets;
+  for (const std::uint16_t seq : std::initializer_list<std::uint16_t>{5, 20, 1, 5}) {
+    Bytes again;
+    ASSERT_TRUE(protect_filled(tx, seq, 0x5a, again)) << seq;
+    EXPECT_EQ(to_hex(again), to_hex(first[seq])) << seq;
+    Error e{};
+    EXPECT_TRUE(unprotect(rx, again, false, &e).empty());
+    EXPECT_EQ(e, Error::kReplay);  // the receiver sees a replay, as of any duplicate
+  }
+  Bytes batch_again = rtp_packet(kSsrc, 7, 48);
+  const std::size_t n = batch_again.size();
+  batch_again.resize(n + 64);
+  srtp::PacketJob job{batch_again, n, {}};
+  tx.protect_rtp_batch({&job, 1});
+  ASSERT_TRUE(job.status);
+  batch_again.resize(job.length);
+  EXPECT_EQ(to_hex(batch_again), to_hex(first[7]));
+  EXPECT_EQ(tx.key_usage(0)->srtp_packets, used);
+}
+
+TEST_P(SrtpIndexReuse, AnotherPacketAtAResentIndexIsZeroedAndRefused) {
+  const KeySet keys = make_keys(profile(), 5);
+  Session tx = resend_sender(profile(), keys);
+  Bytes first;
+  ASSERT_TRUE(protect_filled(tx, 9, 0x5a, first));
+  for (const std::uint8_t fill : std::initializer_list<std::uint8_t>{0x5b, 0x00}) {
+    Bytes other;
+    Result<std::size_t> r = protect_filled(tx, 9, fill, other);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error(), Error::kReplay);
+    const std::size_t protected_len = first.size();
+    EXPECT_EQ(
+        std::count(other.begin(), other.begin() + static_cast<std::ptrdiff_t>(protected_len), 0),
+        static_cast<std::ptrdiff_t>(protected_len))
+        << "the refused packet's bytes must not leave protect";
+  }
+  // A changed header (the marker bit) is another packet too.
+  Bytes marked = rtp_packet(kSsrc, 9, 48);
+  marked[1] |= 0x80;
+  const std::size_t n = marked.size();
+  marked.resize(n + 64);
+  EXPECT_EQ(tx.protect_rtp(marked, n).error(), Error::kReplay);
+  Bytes again;
+  ASSERT_TRUE(protect_filled(tx, 9, 0x5a, again));  // the original still resends
+  EXPECT_EQ(to_hex(again), to_hex(first));
+}
+
+TEST_P(SrtpIndexReuse, ResendsReachBackOnlyAsFarAsTheRing) {
+  const KeySet keys = make_keys(profile(), 6);
+  Session tx = resend_sender(profile(), keys, 64);
+  Bytes out;
+  for (std::uint16_t seq = 1; seq <= 200; ++seq) {
+    ASSERT_TRUE(protect_filled(tx, seq, 0x5a, out));
+  }
+  EXPECT_TRUE(protect_filled(tx, 137, 0x5a, out));  // the 64th most recent
+  EXPECT_EQ(protect_filled(tx, 136, 0x5a, out).error(), Error::kReplay);
+  EXPECT_EQ(protect_filled(tx, 10, 0x5a, out).error(), Error::kReplay);
+  ASSERT_TRUE(tx.set_roc(kSsrc, 0));  // set_roc raises the floor: nothing below it resends
+  EXPECT_EQ(protect_filled(tx, 199, 0x5a, out).error(), Error::kReplay);
+}
+
+TEST_P(SrtpIndexReuse, ResendsNeedTheStreamOptionAndAFreeRing) {
+  const KeySet keys = make_keys(profile(), 7);
+  Session no_room = make_session(profile(), {keys});
+  srtp::StreamOptions resend;
+  resend.allow_resend = true;
+  ASSERT_TRUE(no_room.add_stream(kSsrc, resend));
+  Bytes out;
+  ASSERT_TRUE(protect_filled(no_room, 1, 0x5a, out));
+  EXPECT_EQ(protect_filled(no_room, 1, 0x5a, out).error(), Error::kReplay);
+
+  Session tx = make_session(profile(), {keys});
+  ASSERT_TRUE(tx.reserve_resends(64, 1));
+  EXPECT_EQ(tx.reserve_resends(128, 1).error(), Error::kBadState);
+  ASSERT_TRUE(tx.add_stream(1, {}));  // not allowed to resend
+  ASSERT_TRUE(protect_filled(tx, 1, 0x5a, out, 1));
+  EXPECT_EQ(protect_filled(tx, 1, 0x5a, out, 1).error(), Error::kReplay);
+  ASSERT_TRUE(tx.add_stream(2, resend));
+  ASSERT_TRUE(tx.add_stream(3, resend));
+  ASSERT_TRUE(protect_filled(tx, 1, 0x5a, out, 2));  // takes the only ring
+  ASSERT_TRUE(protect_filled(tx, 1, 0x5a, out, 3));
+  EXPECT_TRUE(protect_filled(tx, 1, 0x5a, out, 2));
+  EXPECT_EQ(protect_filled(tx, 1, 0x5a, out, 3).error(), Error::kReplay);
+  ASSERT_TRUE(tx.remove_stream(2));  // gives the ring back
+  ASSERT_TRUE(tx.add_stream(4, resend));
+  ASSERT_TRUE(protect_filled(tx, 1, 0x5a, out, 4));
+  EXPECT_TRUE(protect_filled(tx, 1, 0x5a, out, 4));
 }
 
 }  // namespace
