@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "context.h"
+#include "srtp2/auth.h"
 
 namespace wireseal::compat {
 namespace {
@@ -43,6 +44,14 @@ srtp_err_status_t srtp_init(void) {
 srtp_err_status_t srtp_shutdown(void) {
   wireseal::compat::g_initialized.store(false);
   return srtp_err_status_ok;
+}
+
+// libwebrtc replaces an auth type with its own at start-up (telegram-desktop links it with
+// BIND_NOW, so the symbol must exist). The drop-in runs no caller code per packet: it accepts
+// the call, and a policy naming an auth type other than NULL or HMAC-SHA1 is refused with
+// bad_param at srtp_create / srtp_add_stream. A replaced HMAC-SHA1 stays wireseal's own.
+srtp_err_status_t srtp_replace_auth_type(const srtp_auth_type_t* ct, srtp_auth_type_id_t /*id*/) {
+  return ct == nullptr ? srtp_err_status_bad_param : srtp_err_status_ok;
 }
 
 const char* srtp_get_version_string(void) { return "libsrtp2 2.5.0 (wireseal)"; }

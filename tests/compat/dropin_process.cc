@@ -10,6 +10,8 @@
 
 namespace wireseal::test {
 
+std::string drop_in_path() { return std::string(WIRESEAL_LIBSRTP2_DIR) + "/libsrtp2.so.1"; }
+
 std::string scratch_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("wireseal-compat-" + std::to_string(::getpid()) + "-" + name))

@@ -22,6 +22,9 @@ RunResult run_on(Library library, const std::vector<std::string>& argv,
                  const std::vector<std::string>& env = {},
                  std::chrono::seconds timeout = std::chrono::seconds(60));
 
+// drop_in_path is the drop-in's libsrtp2.so.1 in the build tree.
+std::string drop_in_path();
+
 // scratch_path is a per-process path under the temporary directory.
 std::string scratch_path(const std::string& name);
 

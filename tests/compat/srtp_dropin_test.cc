@@ -8,6 +8,7 @@
 //     policies, the drop-in's protected packets are byte for byte the real library's, and each
 //     library unprotects the other's (then replays, forgeries, unknown SSRCs and MKIs, tiny
 //     packets and stream removal report the same codes).
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -69,6 +70,60 @@ TEST(SrtpDropIn, WhatTheApiReportsIsTheRealLibrarys) {
     EXPECT_EQ(lb, la) << "line " << line;
   }
   EXPECT_FALSE(std::getline(b, lb)) << "the drop-in printed more: " << lb;
+}
+
+// Every srtp_ symbol that the Debian 12 programs linking libsrtp2.so.1 import (objdump -T of
+// janus and its plugins, gstreamer1.0-plugins-bad's libgstsrtp, libmediastreamer12, dino-im's
+// libcrypto-vala, telegram-desktop, python3-pylibsrtp's _binding). They are linked with
+// BIND_NOW, so one missing symbol stops the program from starting at all. (Janus's SIP
+// plugins also import srtp_crypto_get_random, which the janus binary itself defines.)
+TEST(SrtpDropIn, ExportsEverySymbolDebiansProgramsImport) {
+  static const char* const kImported[] = {
+      "srtp_add_stream",
+      "srtp_create",
+      "srtp_crypto_policy_set_aes_cm_128_hmac_sha1_32",
+      "srtp_crypto_policy_set_aes_cm_128_null_auth",
+      "srtp_crypto_policy_set_aes_cm_256_hmac_sha1_32",
+      "srtp_crypto_policy_set_aes_cm_256_hmac_sha1_80",
+      "srtp_crypto_policy_set_aes_gcm_128_16_auth",
+      "srtp_crypto_policy_set_aes_gcm_256_16_auth",
+      "srtp_crypto_policy_set_from_profile_for_rtcp",
+      "srtp_crypto_policy_set_from_profile_for_rtp",
+      "srtp_crypto_policy_set_null_cipher_hmac_sha1_80",
+      "srtp_crypto_policy_set_rtcp_default",
+      "srtp_crypto_policy_set_rtp_default",
+      "srtp_dealloc",
+      "srtp_get_stream_roc",
+      "srtp_get_user_data",
+      "srtp_get_version_string",
+      "srtp_init",
+      "srtp_install_event_handler",
+      "srtp_install_log_handler",
+      "srtp_profile_get_master_key_length",
+      "srtp_profile_get_master_salt_length",
+      "srtp_protect",
+      "srtp_protect_mki",
+      "srtp_protect_rtcp",
+      "srtp_protect_rtcp_mki",
+      "srtp_remove_stream",
+      "srtp_replace_auth_type",  // telegram-desktop (libwebrtc's external HMAC)
+      "srtp_set_stream_roc",
+      "srtp_set_user_data",
+      "srtp_shutdown",
+      "srtp_unprotect",
+      "srtp_unprotect_mki",
+      "srtp_unprotect_rtcp",
+      "srtp_unprotect_rtcp_mki",
+      "srtp_update",
+      "srtp_update_stream",
+  };
+  void* lib = dlopen(drop_in_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  for (const char* name : kImported) {
+    EXPECT_NE(dlsym(lib, name), nullptr) << name << " is not exported";
+  }
+  EXPECT_EQ(dlsym(lib, "srtp_crypto_kernel_init"), nullptr) << "only the API leaves the library";
+  dlclose(lib);
 }
 
 class SrtpDropInPackets : public ::testing::TestWithParam<std::string> {};

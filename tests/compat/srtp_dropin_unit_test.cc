@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "srtp2/auth.h"
 #include "srtp2/srtp.h"
 #include "support/alloc_counter.h"
 
@@ -193,6 +194,23 @@ TEST_F(SrtpDropInUnit, AllowRepeatTxResendsOnlyTheSamePacket) {
   Bytes twice = rtp(kSsrc + 1, 1);
   EXPECT_EQ(protect(tx, twice, len), srtp_err_status_replay_fail);
   srtp_dealloc(tx);
+}
+
+// libwebrtc's start-up: replace an auth type with its external HMAC (id HMAC_SHA1 + 1). The
+// call succeeds; a policy that then names that auth type is refused, not half-served.
+TEST_F(SrtpDropInUnit, AReplacedAuthTypeIsAcceptedButNotUsedByPolicies) {
+  constexpr srtp_auth_type_id_t kExternalHmac = SRTP_HMAC_SHA1 + 1;
+  EXPECT_EQ(srtp_replace_auth_type(nullptr, kExternalHmac), srtp_err_status_bad_param);
+  alignas(8) unsigned char opaque[128] = {};
+  EXPECT_EQ(
+      srtp_replace_auth_type(reinterpret_cast<const srtp_auth_type_t*>(opaque), kExternalHmac),
+      srtp_err_status_ok);
+  Key key(10);
+  srtp_policy_t p = policy(ssrc_any_outbound, 0, key);
+  p.rtp.auth_type = kExternalHmac;
+  srtp_t s = nullptr;
+  EXPECT_EQ(srtp_create(&s, &p), srtp_err_status_bad_param);
+  EXPECT_EQ(s, nullptr);
 }
 
 TEST_F(SrtpDropInUnit, UpdatingToNewKeysKeepsTheRocAndTheSrtcpCount) {
