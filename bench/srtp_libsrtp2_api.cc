@@ -5,6 +5,7 @@
 // swaps the library underneath gains. One srtp_t per direction with an SSRC-specific stream,
 // as bench/srtp_protect.cc's libsrtp rows; unprotect cycles a ring of pre-protected packets
 // and re-creates the receiver each lap (amortised over kRing packets).
+#include <arpa/inet.h>
 #include <dlfcn.h>
 #include <srtp2/srtp.h>
 
@@ -29,6 +30,7 @@ struct Api {
   decltype(&::srtp_dealloc) dealloc;
   decltype(&::srtp_protect) protect;
   decltype(&::srtp_unprotect) unprotect;
+  decltype(&::srtp_remove_stream) remove_stream;
   decltype(&::srtp_crypto_policy_set_rtp_default) aes128_80;
   decltype(&::srtp_crypto_policy_set_aes_gcm_128_16_auth) gcm128;
 };
@@ -39,6 +41,7 @@ const Api& real_api() {
                        &::srtp_dealloc,
                        &::srtp_protect,
                        &::srtp_unprotect,
+                       &::srtp_remove_stream,
                        &::srtp_crypto_policy_set_rtp_default,
                        &::srtp_crypto_policy_set_aes_gcm_128_16_auth};
   return api;
@@ -68,6 +71,7 @@ const Api& dropin_api() {
     a.dealloc = symbol<decltype(a.dealloc)>(lib, "srtp_dealloc");
     a.protect = symbol<decltype(a.protect)>(lib, "srtp_protect");
     a.unprotect = symbol<decltype(a.unprotect)>(lib, "srtp_unprotect");
+    a.remove_stream = symbol<decltype(a.remove_stream)>(lib, "srtp_remove_stream");
     a.aes128_80 = symbol<decltype(a.aes128_80)>(lib, "srtp_crypto_policy_set_rtp_default");
     a.gcm128 = symbol<decltype(a.gcm128)>(lib, "srtp_crypto_policy_set_aes_gcm_128_16_auth");
     a.init();
@@ -76,10 +80,12 @@ const Api& dropin_api() {
   return api;
 }
 
-// ApiSession is one srtp_t made through `api`.
+// ApiSession is one srtp_t made through `api`, for kSsrc (ssrc_specific) or for whoever
+// arrives (ssrc_any_inbound, as a receiver such as srtpdec or aiortc sets it up).
 class ApiSession {
  public:
-  ApiSession(const Api& api, srtp::Profile p) : api_(&api), profile_(p) {
+  ApiSession(const Api& api, srtp::Profile p, srtp_ssrc_type_t type = ssrc_specific)
+      : api_(&api), profile_(p), type_(type) {
     real_api().init();  // a second srtp_init just says so; the first one matters
     const MasterKeys m(p);
     key_ = m.key;
@@ -90,7 +96,15 @@ class ApiSession {
   ApiSession(const ApiSession&) = delete;
   ApiSession& operator=(const ApiSession&) = delete;
 
+  // reset forgets what was received: a template's stream is removed (the next packet makes
+  // it again, as for a new sender), a specific one re-created.
   void reset() {
+    if (type_ == ssrc_any_inbound) {
+      if (api_->remove_stream(ctx_, htonl(kSsrc)) != srtp_err_status_ok) {
+        throw std::runtime_error("srtp_remove_stream failed");
+      }
+      return;
+    }
     api_->dealloc(ctx_);
     create();
   }
@@ -110,8 +124,8 @@ class ApiSession {
     auto set = profile_ == srtp::Profile::kAeadAes128Gcm ? api_->gcm128 : api_->aes128_80;
     set(&policy.rtp);
     set(&policy.rtcp);
-    policy.ssrc.type = ssrc_specific;
-    policy.ssrc.value = kSsrc;
+    policy.ssrc.type = type_;
+    policy.ssrc.value = type_ == ssrc_specific ? kSsrc : 0;
     policy.key = key_.data();
     policy.window_size = 128;
     if (api_->create(&ctx_, &policy) != srtp_err_status_ok) {
@@ -121,6 +135,7 @@ class ApiSession {
 
   const Api* api_;
   srtp::Profile profile_;
+  srtp_ssrc_type_t type_;
   Bytes key_;
   srtp_t ctx_ = nullptr;
 };
@@ -139,7 +154,12 @@ auto api_protect(const Api& api, srtp::Profile p, std::size_t size) {
 }
 
 auto api_unprotect(const Api& api, srtp::Profile p, std::size_t size) {
-  return ring_unprotect([&api, p] { return std::make_unique<ApiSession>(api, p); }, size);
+  // ring_unprotect makes the protecting session first, then the receiver: an inbound template.
+  return ring_unprotect(
+      [&api, p, made = 0]() mutable {
+        return std::make_unique<ApiSession>(api, p, made++ == 0 ? ssrc_specific : ssrc_any_inbound);
+      },
+      size);
 }
 
 constexpr std::size_t kApiSizes[] = {100, 1200, 1400};
