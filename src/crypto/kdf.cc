@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/bytes.h"
 #include "common/ct.h"
 #include "wireseal/crypto/aes.h"
 #include "wireseal/crypto/mac.h"
@@ -97,10 +98,11 @@ Status kbkdf_counter(KbkdfPrf prf, std::span<const std::uint8_t> key,
   if ((std::uint64_t{out.size()} + prf_len - 1) / prf_len > max_blocks) {
     return Error::kInvalidArgument;
   }
+  // The counter is the low counter_len bytes of i, big-endian.
   auto write_counter = [&](std::uint32_t i, std::uint8_t* c) {
-    for (std::size_t b = 0; b < counter_len; ++b) {
-      c[b] = static_cast<std::uint8_t>(i >> (8 * (counter_len - 1 - b)));
-    }
+    std::uint8_t be[4];
+    store_be32(be, i);
+    std::memcpy(c, be + sizeof(be) - counter_len, counter_len);
   };
   std::uint8_t block[kMaxDigestLength];
   std::uint8_t counter[4];
