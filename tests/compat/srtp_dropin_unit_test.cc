@@ -115,17 +115,34 @@ TEST_F(SrtpDropInUnit, PacketsAllocateNothing) {
   srtp_dealloc(rx);
 }
 
-TEST_F(SrtpDropInUnit, AStreamAddedAgainUnderTheSameKeysNeverReusesAnIndex) {
-  Key key(2);
-  srtp_policy_t p = policy(ssrc_specific, kSsrc, key);
+// sent_then_removed is a session for `p` (an SSRC kSsrc policy) whose stream protected
+// packets 1..10 and was removed; nullptr if any step failed.
+srtp_t sent_then_removed(const srtp_policy_t& p) {
   srtp_t tx = nullptr;
-  ASSERT_EQ(srtp_create(&tx, &p), srtp_err_status_ok);
+  if (srtp_create(&tx, &p) != srtp_err_status_ok) {
+    return nullptr;
+  }
   int len = 0;
   for (unsigned seq = 1; seq <= 10; ++seq) {
     Bytes pkt = rtp(kSsrc, seq);
-    ASSERT_EQ(protect(tx, pkt, len), srtp_err_status_ok);
+    if (protect(tx, pkt, len) != srtp_err_status_ok) {
+      srtp_dealloc(tx);
+      return nullptr;
+    }
   }
-  ASSERT_EQ(srtp_remove_stream(tx, htonl(kSsrc)), srtp_err_status_ok);
+  if (srtp_remove_stream(tx, htonl(kSsrc)) != srtp_err_status_ok) {
+    srtp_dealloc(tx);
+    return nullptr;
+  }
+  return tx;
+}
+
+TEST_F(SrtpDropInUnit, AStreamAddedAgainUnderTheSameKeysNeverReusesAnIndex) {
+  Key key(2);
+  srtp_policy_t p = policy(ssrc_specific, kSsrc, key);
+  srtp_t tx = sent_then_removed(p);
+  ASSERT_NE(tx, nullptr);
+  int len = 0;
   ASSERT_EQ(srtp_add_stream(tx, &p), srtp_err_status_ok);
   Bytes again = rtp(kSsrc, 5);
   EXPECT_EQ(protect(tx, again, len), srtp_err_status_replay_fail);  // libsrtp would reuse it
@@ -142,14 +159,9 @@ TEST_F(SrtpDropInUnit, AnotherWindowUnderTheSameKeysKeepsTheSameIndexBook) {
   Key key(8);
   srtp_policy_t narrow = policy(ssrc_specific, kSsrc, key);
   narrow.window_size = 128;
-  srtp_t tx = nullptr;
-  ASSERT_EQ(srtp_create(&tx, &narrow), srtp_err_status_ok);
+  srtp_t tx = sent_then_removed(narrow);
+  ASSERT_NE(tx, nullptr);
   int len = 0;
-  for (unsigned seq = 1; seq <= 10; ++seq) {
-    Bytes pkt = rtp(kSsrc, seq);
-    ASSERT_EQ(protect(tx, pkt, len), srtp_err_status_ok);
-  }
-  ASSERT_EQ(srtp_remove_stream(tx, htonl(kSsrc)), srtp_err_status_ok);
   srtp_policy_t wide = narrow;
   wide.window_size = 1024;
   wide.allow_repeat_tx = 1;
