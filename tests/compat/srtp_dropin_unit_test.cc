@@ -271,6 +271,15 @@ TEST_F(SrtpDropInUnit, EventsForACollisionAndAnExhaustedIndexSpace) {
   EXPECT_EQ(srtp_unprotect(s, sent.data(), &len), srtp_err_status_replay_fail);
   Bytes other = rtp(kSsrc, 2);
   ASSERT_EQ(protect(s, other, len), srtp_err_status_ok);
+  // A fresh packet of our own sender's SSRC, from someone holding the same key, comes in.
+  srtp_t peer = nullptr;
+  ASSERT_EQ(srtp_create(&peer, &p), srtp_err_status_ok);
+  Bytes echo = rtp(kSsrc, 3);
+  ASSERT_EQ(protect(peer, echo, len), srtp_err_status_ok);
+  srtp_dealloc(peer);
+  EXPECT_EQ(srtp_unprotect(s, echo.data(), &len), srtp_err_status_ok);
+  ASSERT_FALSE(g_events.empty());
+  EXPECT_EQ(g_events.back(), event_ssrc_collision);
   ASSERT_EQ(srtp_set_stream_roc(s, kSsrc, 0xFFFFFFFF), srtp_err_status_ok);
   Bytes last = rtp(kSsrc, 65535);
   ASSERT_EQ(protect(s, last, len), srtp_err_status_ok);
@@ -278,7 +287,6 @@ TEST_F(SrtpDropInUnit, EventsForACollisionAndAnExhaustedIndexSpace) {
   EXPECT_EQ(protect(s, beyond, len), srtp_err_status_key_expired);
   srtp_dealloc(s);
   srtp_install_event_handler(nullptr);
-  ASSERT_FALSE(g_events.empty());
   EXPECT_EQ(g_events.back(), event_packet_index_limit);
 }
 
