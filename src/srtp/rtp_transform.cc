@@ -19,6 +19,26 @@ using wireseal::detail::tag_matches;
 
 constexpr std::size_t kHmacSha1Size = 20;
 
+// WipeUnlessKept zeroes bytes[0, len) when it goes out of scope, if armed and not kept.
+class WipeUnlessKept {
+ public:
+  WipeUnlessKept(std::uint8_t* bytes, std::size_t len, bool armed) noexcept
+      : bytes_(bytes), len_(len), armed_(armed) {}
+  ~WipeUnlessKept() {
+    if (armed_) {
+      secure_wipe(bytes_, len_);
+    }
+  }
+  WipeUnlessKept(const WipeUnlessKept&) = delete;
+  WipeUnlessKept& operator=(const WipeUnlessKept&) = delete;
+  void keep() noexcept { armed_ = false; }
+
+ private:
+  std::uint8_t* bytes_;
+  std::size_t len_;
+  bool armed_;
+};
+
 // rtp_auth_tag computes the RFC 3711 §4.2 tag: HMAC-SHA1(k_a, authenticated portion || ROC),
 // truncated to out.size(). A one-job batch: with SHA-NI it runs wireseal's own SHA-1 kernel
 // from the precomputed chaining values, without copying a hash context per packet.
@@ -91,8 +111,8 @@ Result<SentIndex> SessionState::take_resend_index(StreamState& st, std::uint16_t
   return SentIndex{&st, *index, true};
 }
 
-Status SessionState::settle_resend(const SentIndex& taken, const std::uint8_t* fingerprint,
-                                   std::uint8_t* packet, std::size_t len) noexcept {
+Status SessionState::settle_resend(const SentIndex& taken,
+                                   const std::uint8_t* fingerprint) noexcept {
   ResendRings::Entry& e = streams.resends().entry(taken.stream->resend_ring, taken.index);
   if (!taken.resend) {
     e.index_plus1 = taken.index + 1;
@@ -102,8 +122,7 @@ Status SessionState::settle_resend(const SentIndex& taken, const std::uint8_t* f
   if (tag_matches(e.fingerprint, {fingerprint, e.fingerprint.size()})) {
     return {};  // byte for byte the packet sent before under this index
   }
-  secure_wipe(packet, len);  // another packet under a used keystream: never let it out
-  return Error::kReplay;
+  return Error::kReplay;  // another packet under a used keystream: the caller wipes it
 }
 
 // protect_rtp:
@@ -139,6 +158,9 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   }
   const std::uint64_t index = taken->index;
   const std::uint32_t roc = roc_of(index);
+  // A resend works under a used keystream: unless it ends matching the first protection,
+  // whatever it wrote (a failure half-way included) is zeroed before protect returns.
+  WipeUnlessKept resend_guard(out, total, taken->resend);
 
   // Header into `out`; a CSRC-only cryptex packet gets an empty extension (RFC 9335 §5.1).
   const std::size_t payload_len = len - h.size;
@@ -239,10 +261,11 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
     }
   }
   if (taken->stream->resend_ring != kNoResendRing) {
-    if (Status s = settle_resend(*taken, fingerprint, out, total); !s) {
+    if (Status s = settle_resend(*taken, fingerprint); !s) {
       return s.error();
     }
   }
+  resend_guard.keep();
   return total;
 }
 

@@ -106,10 +106,9 @@ class SessionState {
   // kReplay. Defined in rtp_transform.cc.
   Result<SentIndex> take_resend_index(StreamState& st, std::uint16_t seq) noexcept;
   // settle_resend records the fingerprint of the packet protected under `taken` in its
-  // stream's ring or, for a resend, checks it against the first one: a different packet is
-  // zeroed (packet[0, len)) and refused with kReplay. Defined in rtp_transform.cc.
-  Status settle_resend(const SentIndex& taken, const std::uint8_t* fingerprint,
-                       std::uint8_t* packet, std::size_t len) noexcept;
+  // stream's ring or, for a resend, checks it against the first one: kReplay for a different
+  // packet, whose bytes protect_rtp then zeroes. Defined in rtp_transform.cc.
+  Status settle_resend(const SentIndex& taken, const std::uint8_t* fingerprint) noexcept;
   // take_rtcp_index is the same for the next SRTCP index of `ssrc` (kSequenceExhausted at
   // 2^31). Defined in rtcp_transform.cc.
   Result<SentIndex> take_rtcp_index(StreamState* st, std::uint32_t ssrc) noexcept;
