@@ -105,14 +105,13 @@ auto wireseal_decrypt(srtp::Profile p, std::size_t size) {
   });
   auto rx = std::make_unique<srtp::Session>(make_session(p));
   Bytes out(12 + size + kRoom);
-  std::size_t next = 0;
+  RingCursor cur;
   return timed(
-      [rx = std::move(rx), ring = std::move(ring), out = std::move(out), next]() mutable noexcept {
-        if (next == 0) {
+      [rx = std::move(rx), ring = std::move(ring), out = std::move(out), cur]() mutable noexcept {
+        if (cur.at_start()) {
           (void)rx->set_roc(kSsrc, 0);  // a new lap of the ring: forget the replay window
         }
-        const std::size_t i = next;
-        next = (next + 1) % kRing;
+        const std::size_t i = cur.take();
         return rx
             ->unprotect_rtp(
                 std::span<const std::uint8_t>(ring->packets[i].data(), ring->lengths[i]), out)
@@ -128,43 +127,17 @@ auto openssl_decrypt(srtp::Profile p, std::size_t size) {
         return o->protect(b.data(), n, b.data(), seq);
       });
   Bytes out(12 + size + kRoom);
-  std::size_t next = 0;
+  RingCursor cur;
   return timed(
-      [o = std::move(o), ring = std::move(ring), out = std::move(out), next]() mutable noexcept {
-        const std::size_t i = next;
-        next = (next + 1) % kRing;
+      [o = std::move(o), ring = std::move(ring), out = std::move(out), cur]() mutable noexcept {
+        const std::size_t i = cur.take();
         return o->unprotect(ring->packets[i].data(), ring->lengths[i], out.data(), i) != 0;
       },
       size);
 }
 
 auto libsrtp_decrypt(srtp::Profile p, std::size_t size) {
-  LibsrtpSession tx(p);
-  auto ring = std::make_unique<UnprotectRing>(
-      size, [&tx](Bytes& b, std::size_t n, std::uint16_t) { return tx.protect(b.data(), n); });
-  auto rx = std::make_unique<LibsrtpSession>(p);
-  Bytes out(12 + size + kRoom);
-  std::size_t next = 0;
-  bool first_lap = true;
-  return timed(
-      [rx = std::move(rx), ring = std::move(ring), out = std::move(out), next,
-       first_lap]() mutable noexcept {
-        if (next == 0) {
-          if (!first_lap) {
-            try {
-              rx->reset();
-            } catch (...) {
-              return false;
-            }
-          }
-          first_lap = false;
-        }
-        const std::size_t i = next;
-        next = (next + 1) % kRing;
-        std::memcpy(out.data(), ring->packets[i].data(), ring->lengths[i]);
-        return rx->unprotect(out.data(), ring->lengths[i]) != 0;
-      },
-      size);
+  return ring_unprotect([p] { return std::make_unique<LibsrtpSession>(p); }, size);
 }
 
 }  // namespace
