@@ -245,22 +245,23 @@ Result<std::size_t> SessionState::protect_rtp(const std::uint8_t* in, std::size_
   }
   // A stream with a resend ring fingerprints what it sends: the GCM tag, or the untruncated
   // HMAC (a 4-byte tag is too short to tell two packets apart).
+  const bool fingerprinted = taken->stream->resend_ring != kNoResendRing;
   std::uint8_t hmac_full[kHmacSha1Size];
   const std::uint8_t* fingerprint = tail;
   if (p.cipher != CipherKind::kAesGcm) {
     std::memcpy(tail, km.mki.data(), mki_len);  // RFC 3711 §3.1: MKI, then the tag
-    const bool full = taken->stream->resend_ring != kNoResendRing;
-    const std::span<std::uint8_t> tag_out =
-        full ? std::span<std::uint8_t>(hmac_full) : std::span(tail + mki_len, p.rtp_tag_len);
+    const std::span<std::uint8_t> tag_out = fingerprinted
+                                                ? std::span<std::uint8_t>(hmac_full)
+                                                : std::span(tail + mki_len, p.rtp_tag_len);
     if (Status s = rtp_auth_tag(*km.rtp.hmac, packet, roc, tag_out); !s) {
       return s.error();
     }
-    if (full) {
+    if (fingerprinted) {
       std::memcpy(tail + mki_len, hmac_full, p.rtp_tag_len);
       fingerprint = hmac_full;
     }
   }
-  if (taken->stream->resend_ring != kNoResendRing) {
+  if (fingerprinted) {
     if (Status s = settle_resend(*taken, fingerprint); !s) {
       return s.error();
     }

@@ -2,6 +2,7 @@
 #include "stream_table.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "wireseal/srtp/packet_index.h"
@@ -95,10 +96,7 @@ Status ResendRings::reserve(std::size_t window, std::size_t rings) {
   if (rings == 0 || rings > kMaxTableSize || window == 0 || window > kMaxReplayWindow) {
     return Error::kInvalidArgument;
   }
-  std::size_t size = 1;
-  while (size < window) {
-    size *= 2;
-  }
+  const std::size_t size = std::bit_ceil(window);
   entries_ = std::make_unique<Entry[]>(size * rings);
   free_ = std::make_unique<std::uint32_t[]>(rings);
   for (std::size_t i = 0; i < rings; ++i) {
