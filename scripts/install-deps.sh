@@ -21,6 +21,30 @@ packages=(
   python3-pylibsrtp             # pylibsrtp (aiortc's SRTP): the same, from Python
 )
 
+# --arm adds what the aarch64 and armv7 presets need: Debian's cross toolchains, qemu-user to
+# run the tests, and the target architectures' libraries through multiarch. libsrtp2 is taken
+# as its runtime package only: libsrtp2-dev is not Multi-Arch: same (installing the arm64 one
+# would remove the amd64 one), so cmake/Libsrtp2.cmake pairs the host's headers, which are
+# the same on every architecture, with the target's libsrtp2.so.1.
+arm=0
+for arg in "$@"; do
+  case "$arg" in
+    --arm) arm=1 ;;
+    *) echo "usage: $0 [--arm]" >&2; exit 2 ;;
+  esac
+done
+if ((arm)); then
+  packages+=(qemu-user)
+  for arch in arm64 armhf; do
+    dpkg --print-foreign-architectures | grep -qx "$arch" || {
+      if [ "$(id -u)" -ne 0 ]; then sudo dpkg --add-architecture "$arch"; else dpkg --add-architecture "$arch"; fi
+    }
+    packages+=("crossbuild-essential-$arch" "libssl-dev:$arch" "libgtest-dev:$arch"
+               "libgmock-dev:$arch" "libbenchmark-dev:$arch" "libfmt-dev:$arch"
+               "libsrtp2-1:$arch")
+  done
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,8 @@
 // The architecture-independent half of the CPU features: the WIRESEAL_CPU_DISABLE mask (its
 // parsing, the feature names and their dependencies) and the masked features every dispatch
-// reads. The probe itself, probed_x86_features(), is per architecture and chosen by
-// src/CMakeLists.txt: cpu_features_x86.cc (CPUID, XCR0) on x86-64, cpu_features_generic.cc
-// (nothing) elsewhere.
+// reads. The probe itself, probed_features(), is per architecture and chosen by
+// src/CMakeLists.txt: cpu_features_x86.cc (CPUID, XCR0) on x86-64, cpu_features_arm.cc
+// (getauxval) on ARM, cpu_features_generic.cc (nothing) elsewhere.
 #include "common/cpu_features.h"
 
 #include <cstdio>
@@ -14,32 +14,34 @@ namespace {
 // The name of each feature, in WIRESEAL_CPU_DISABLE and in reports, and its field.
 struct FeatureName {
   std::string_view name;
-  bool X86Features::*field;
+  bool Features::*field;
 };
 constexpr FeatureName kFeatures[] = {
-    {"aesni", &X86Features::aesni},   {"pclmulqdq", &X86Features::pclmulqdq},
-    {"avx", &X86Features::avx},       {"avx2", &X86Features::avx2},
-    {"vaes", &X86Features::vaes},     {"vpclmulqdq", &X86Features::vpclmulqdq},
-    {"sha_ni", &X86Features::sha_ni}, {"avx512f", &X86Features::avx512f},
+    {"aesni", &Features::aesni},   {"pclmulqdq", &Features::pclmulqdq},
+    {"avx", &Features::avx},       {"avx2", &Features::avx2},
+    {"vaes", &Features::vaes},     {"vpclmulqdq", &Features::vpclmulqdq},
+    {"sha_ni", &Features::sha_ni}, {"avx512f", &Features::avx512f},
+    {"neon", &Features::neon},     {"aes", &Features::aes},
+    {"pmull", &Features::pmull},   {"sha1", &Features::sha1},
+    {"sha2", &Features::sha2},
 };
 
 // Extensions that no CPU offers without their base: disabling the base disables them too, so
 // a masked feature set is always one a real CPU could report and no dispatch site has to
 // restate these rules.
 struct Dependency {
-  bool X86Features::*base;
-  bool X86Features::*extension;
+  bool Features::*base;
+  bool Features::*extension;
 };
 constexpr Dependency kDependencies[] = {
-    {&X86Features::avx, &X86Features::avx2},
-    {&X86Features::avx2, &X86Features::vaes},
-    {&X86Features::avx2, &X86Features::vpclmulqdq},
-    {&X86Features::avx2, &X86Features::avx512f},
-    {&X86Features::aesni, &X86Features::vaes},
-    {&X86Features::pclmulqdq, &X86Features::vpclmulqdq},
+    {&Features::avx, &Features::avx2},        {&Features::avx2, &Features::vaes},
+    {&Features::avx2, &Features::vpclmulqdq}, {&Features::avx2, &Features::avx512f},
+    {&Features::aesni, &Features::vaes},      {&Features::pclmulqdq, &Features::vpclmulqdq},
+    {&Features::neon, &Features::aes},        {&Features::neon, &Features::pmull},
+    {&Features::neon, &Features::sha1},       {&Features::neon, &Features::sha2},
 };
 
-void close_over_dependents(X86Features& disabled) noexcept {
+void close_over_dependents(Features& disabled) noexcept {
   for (bool changed = true; changed;) {
     changed = false;
     for (const Dependency& d : kDependencies) {
@@ -60,7 +62,7 @@ std::string_view trim(std::string_view s) noexcept {
 }
 
 // disable_by_name sets the field called `name` in `disabled`; false if there is none.
-bool disable_by_name(std::string_view name, X86Features& disabled) noexcept {
+bool disable_by_name(std::string_view name, Features& disabled) noexcept {
   for (const FeatureName& f : kFeatures) {
     if (f.name == name) {
       disabled.*(f.field) = true;
@@ -78,7 +80,7 @@ FeatureMask read_mask() {
   const char* value = std::getenv("WIRESEAL_CPU_DISABLE");
   FeatureMask mask = parse_feature_mask(value == nullptr ? "" : value);
   if (!mask.unknown.empty()) {
-    X86Features all;
+    Features all;
     for (const FeatureName& f : kFeatures) {
       all.*(f.field) = true;
     }
@@ -107,8 +109,8 @@ FeatureMask parse_feature_mask(std::string_view spec) {
   return mask;
 }
 
-X86Features apply_feature_mask(const X86Features& features, const FeatureMask& mask) noexcept {
-  X86Features out = features;
+Features apply_feature_mask(const Features& features, const FeatureMask& mask) noexcept {
+  Features out = features;
   for (const FeatureName& f : kFeatures) {
     out.*(f.field) = out.*(f.field) && !(mask.disabled.*(f.field));
   }
@@ -120,7 +122,7 @@ const FeatureMask& feature_mask() noexcept {
   return mask;
 }
 
-std::string feature_names(const X86Features& features) {
+std::string feature_names(const Features& features) {
   std::string out;
   for (const FeatureName& f : kFeatures) {
     if (features.*(f.field)) {
@@ -131,9 +133,9 @@ std::string feature_names(const X86Features& features) {
   return out;
 }
 
-const X86Features& x86_features() noexcept {
-  static const X86Features features = apply_feature_mask(probed_x86_features(), feature_mask());
-  return features;
+const Features& features() noexcept {
+  static const Features masked = apply_feature_mask(probed_features(), feature_mask());
+  return masked;
 }
 
 }  // namespace wireseal::cpu

@@ -7,8 +7,8 @@
 namespace wireseal::cpu {
 namespace {
 
-X86Features probe() noexcept {
-  X86Features f;
+Features probe() noexcept {
+  Features f;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) {
     return f;
@@ -37,9 +37,9 @@ X86Features probe() noexcept {
 
 }  // namespace
 
-const X86Features& probed_x86_features() noexcept {
-  static const X86Features features = probe();
-  return features;
+const Features& probed_features() noexcept {
+  static const Features probed = probe();
+  return probed;
 }
 
 }  // namespace wireseal::cpu

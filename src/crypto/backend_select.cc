@@ -63,16 +63,16 @@ Backend resolve(Primitive primitive, Backend backend) {
 KernelReport kernel_report() {
   const cpu::FeatureMask& mask = cpu::feature_mask();
   KernelReport r;
-  r.cpu_features = cpu::feature_names(cpu::x86_features());
+  r.cpu_features = cpu::feature_names(cpu::features());
   r.mask_spec = mask.spec;
   r.mask_disabled = cpu::feature_names(mask.disabled);
   r.mask_unknown = mask.unknown;
   if (!is_available(Primitive::kAesCtr, Backend::kNative)) {
     r.native_aes = "unavailable";
   } else {
-    r.native_aes = detail::native_uses_vaes() ? "vaes" : "aes-ni";
+    r.native_aes = detail::native_aes_name();
   }
-  r.hmac = detail::hmac_uses_sha_ni() ? detail::native_sha_kernels().name : "openssl-sha";
+  r.hmac = detail::hmac_uses_native_sha() ? detail::native_sha_kernels().name : "openssl-sha";
   const std::string_view ipsecmb = detail::ipsecmb_architecture();
   r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
   return r;

@@ -71,7 +71,7 @@ Primitive hmac_primitive(HashAlgorithm hash) noexcept {
 }
 
 namespace detail {
-bool hmac_uses_sha_ni() noexcept {
+bool hmac_uses_native_sha() noexcept {
   return resolve(Primitive::kHmacSha1, Backend::kAuto) == Backend::kNative;
 }
 }  // namespace detail

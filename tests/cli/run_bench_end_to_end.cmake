@@ -1,10 +1,20 @@
 # `wireseal bench` end to end through its child process, wireseal-bench-runner: --list, one
 # tiny run (the table on stdout, progress on stderr, --out JSON), the message for a runner
 # that does not exist, and a failed benchmark reported by a stand-in runner.
-# Inputs: CLI (the binary), WORK_DIR (scratch).
+# Inputs: CLI (the binary), WORK_DIR (scratch), and in cross builds RUNNER: the runner under
+# the emulator, given to the CLI through WIRESEAL_BENCH_RUNNER (cmake/TargetProgram.cmake).
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(filter "^crypto/aes128gcm_seal/(wireseal|openssl)/16$")
+
+macro(use_default_runner)
+  if(RUNNER)
+    set(ENV{WIRESEAL_BENCH_RUNNER} "${RUNNER}")
+  else()
+    use_default_runner()
+  endif()
+endmacro()
+use_default_runner()
 
 function(run_cli)
   execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -46,7 +56,7 @@ expect(saved "--out JSON: want 2 rows of 3 samples, the second openssl; got ${ro
 # 3. A runner that is not there: a clear error, not a crash.
 set(ENV{WIRESEAL_BENCH_RUNNER} "${WORK_DIR}/no-such-runner")
 run_cli(bench --list)
-unset(ENV{WIRESEAL_BENCH_RUNNER})
+use_default_runner()
 string(FIND "${err}" "WIRESEAL_BENCH_RUNNER=${WORK_DIR}/no-such-runner is not an executable file"
        named)
 set(failed_clearly FALSE)
@@ -74,7 +84,7 @@ exit 2
 file(CHMOD "${fake_runner}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
 set(ENV{WIRESEAL_BENCH_RUNNER} "${fake_runner}")
 run_cli(bench --filter fake_op --repetitions 1)
-unset(ENV{WIRESEAL_BENCH_RUNNER})
+use_default_runner()
 string(REGEX MATCH "\ncrypto/fake_op +16 +10.0 +1600 +0 +0 +- +-\n" fake_row "\n${out}")
 expect(fake_row "no row for the failed benchmark's repetitions")
 string(FIND "${err}" "FAILED crypto/fake_op/wireseal/16: operation failed" failed_line)

@@ -25,6 +25,14 @@ RunResult run_on(Library library, const std::vector<std::string>& argv,
 // drop_in_path is the drop-in's libsrtp2.so.1 in the build tree.
 std::string drop_in_path();
 
+// kHostLoadsDropIn is false in a cross build: the drop-in is then built for the target, and
+// the programs these tests run it under (gst-launch-1.0, python3) are the build machine's, whose
+// loader cannot map a foreign library. Their tests are reported as skipped there, with this
+// reason; the drop-in itself is still tested on the target through srtp_api_driver.
+inline constexpr bool kHostLoadsDropIn = WIRESEAL_CROSS_BUILD == 0;
+inline constexpr const char* kForeignDropIn =
+    "cross build: the host's gst-launch-1.0 and python3 cannot load the target's libsrtp2.so.1";
+
 // scratch_path is a per-process path under the temporary directory.
 std::string scratch_path(const std::string& name);
 

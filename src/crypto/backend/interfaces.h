@@ -94,9 +94,9 @@ bool ipsecmb_supports(Primitive primitive) noexcept;
 // Kernel choices that depend on CPU features, one predicate each, read by the objects when they
 // are constructed and by the reports of what runs (tests, `wireseal version`).
 // (native_uses_vaes, the native AES kernel choice, is in native.h.)
-// hmac_uses_sha_ni: HMAC-SHA1/SHA-256 with Backend::kAuto run on wireseal's native SHA
-// compression kernels (x86: SHA-NI), single and lanes.
-bool hmac_uses_sha_ni() noexcept;
+// hmac_uses_native_sha: HMAC-SHA1/SHA-256 with Backend::kAuto run on wireseal's native SHA
+// compression kernels (x86: SHA-NI; ARM: the ARMv8 SHA instructions), single and lanes.
+bool hmac_uses_native_sha() noexcept;
 // ipsecmb_architecture names the ipsec-mb manager in use ("avx512-t2", "avx2-t1", "sse-t2",
 // ...), or "" when ipsec-mb is not built or cannot run with these CPU features.
 std::string_view ipsecmb_architecture() noexcept;

@@ -2,7 +2,8 @@
 // The native backend's contract: what every architecture's own kernels provide to the front
 // ends (Aead, AesCtr, AesCbc, AesCmac, Hmac) and to backend selection. Exactly one
 // implementation is linked, chosen by CMAKE_SYSTEM_PROCESSOR in src/CMakeLists.txt:
-// backend/x86/ on x86-64, backend/native_absent.cc anywhere else.
+// backend/x86/ on x86-64, backend/arm/ on aarch64 and 32-bit ARM, backend/native_absent.cc
+// anywhere else.
 //
 // Every answer here depends only on the CPU features read once at start-up (common/
 // cpu_features.h, after the WIRESEAL_CPU_DISABLE mask) and never changes during the process,
@@ -34,8 +35,11 @@ std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key);
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes key);
 
 // native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on the
-// wide (x86 VAES) kernels, for kernel_report(); false wherever there are none.
+// wide (x86 VAES) kernels; false wherever there are none.
 bool native_uses_vaes() noexcept;
+// native_aes_name names the native AES kernels for kernel_report() ("vaes", "aes-ni",
+// "armv8-ce"); only asked when native_supports(kAesCtr).
+const char* native_aes_name() noexcept;
 
 // ShaKernels is the hash-compression kernel table, chosen once from the CPU features. A null
 // member means no native kernel for it on this CPU; a set one may be called with any state and

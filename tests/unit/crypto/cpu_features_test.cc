@@ -25,8 +25,8 @@ namespace {
 
 using cpu::apply_feature_mask;
 using cpu::feature_names;
+using cpu::Features;
 using cpu::parse_feature_mask;
-using cpu::X86Features;
 using crypto::Backend;
 using crypto::Primitive;
 
@@ -36,19 +36,18 @@ constexpr Primitive kPrimitives[] = {
     Primitive::kHmacSha1,   Primitive::kHmacSha224, Primitive::kHmacSha256,
     Primitive::kHmacSha384, Primitive::kHmacSha512};
 
-constexpr bool X86Features::*kFields[] = {
-    &X86Features::aesni, &X86Features::pclmulqdq,  &X86Features::avx,    &X86Features::avx2,
-    &X86Features::vaes,  &X86Features::vpclmulqdq, &X86Features::sha_ni, &X86Features::avx512f};
+constexpr bool Features::*kFields[] = {
+    &Features::aesni, &Features::pclmulqdq,  &Features::avx,    &Features::avx2,
+    &Features::vaes,  &Features::vpclmulqdq, &Features::sha_ni, &Features::avx512f,
+    &Features::neon,  &Features::aes,        &Features::pmull,  &Features::sha1,
+    &Features::sha2};
 
-X86Features all_features() {
-  return {.aesni = true,
-          .pclmulqdq = true,
-          .avx = true,
-          .avx2 = true,
-          .vaes = true,
-          .vpclmulqdq = true,
-          .sha_ni = true,
-          .avx512f = true};
+Features all_features() {
+  Features f;
+  for (bool Features::*field : kFields) {
+    f.*field = true;
+  }
+  return f;
 }
 
 // --- The parser (pure functions) ---
@@ -75,6 +74,8 @@ TEST(CpuFeatureMask, DisablingABaseDisablesItsExtensions) {
   EXPECT_EQ(feature_names(parse_feature_mask("pclmulqdq").disabled), "pclmulqdq vpclmulqdq");
   EXPECT_EQ(feature_names(parse_feature_mask("vaes").disabled), "vaes");
   EXPECT_EQ(feature_names(parse_feature_mask("avx512f").disabled), "avx512f");
+  EXPECT_EQ(feature_names(parse_feature_mask("neon").disabled), "neon aes pmull sha1 sha2");
+  EXPECT_EQ(feature_names(parse_feature_mask("pmull").disabled), "pmull");
 }
 
 TEST(CpuFeatureMask, UnknownNamesAreCollectedAndDisableNothing) {
@@ -84,12 +85,13 @@ TEST(CpuFeatureMask, UnknownNamesAreCollectedAndDisableNothing) {
 }
 
 TEST(CpuFeatureMask, ApplyingOnlyEverRemovesFeatures) {
-  const X86Features some{.aesni = true, .sha_ni = true};
+  const Features some{.aesni = true, .sha_ni = true};
   const auto none = parse_feature_mask("");
   const auto avx2 = parse_feature_mask("avx2");
   EXPECT_EQ(feature_names(apply_feature_mask(some, avx2)), "aesni sha_ni");
   EXPECT_EQ(feature_names(apply_feature_mask(some, none)), "aesni sha_ni");
-  EXPECT_EQ(feature_names(apply_feature_mask(all_features(), avx2)), "aesni pclmulqdq avx sha_ni");
+  EXPECT_EQ(feature_names(apply_feature_mask(all_features(), avx2)),
+            "aesni pclmulqdq avx sha_ni neon aes pmull sha1 sha2");
 }
 
 // --- This process's variant ---
@@ -114,14 +116,14 @@ std::string variant_field(bool features) {
 std::string variant_name() { return variant_field(false); }
 
 // expected_off is the variant's features that must be off, as a feature set.
-X86Features expected_off() {
+Features expected_off() {
   const auto mask = parse_feature_mask(variant_field(true));
   EXPECT_EQ(mask.unknown, "") << "WIRESEAL_TEST_CPU_VARIANT names unknown features";
   return mask.disabled;
 }
 
 // features_equal compares two feature sets by their names.
-void expect_features(const X86Features& got, const X86Features& want, const char* what) {
+void expect_features(const Features& got, const Features& want, const char* what) {
   EXPECT_EQ(feature_names(got), feature_names(want)) << what;
 }
 
@@ -135,14 +137,14 @@ TEST(CpuVariant, TheMaskIsTheVariantsAndNamesOnlyKnownFeatures) {
 }
 
 TEST(CpuVariant, DisabledFeaturesAreOffAndTheOthersAsProbed) {
-  const X86Features& probed = cpu::probed_x86_features();
-  const X86Features& used = cpu::x86_features();
-  const X86Features off = expected_off();
-  X86Features want = probed;
-  for (bool X86Features::*f : kFields) {
+  const Features& probed = cpu::probed_features();
+  const Features& used = cpu::features();
+  const Features off = expected_off();
+  Features want = probed;
+  for (bool Features::*f : kFields) {
     want.*f = probed.*f && !(off.*f);
   }
-  expect_features(used, want, "x86_features() = probed minus the variant's features");
+  expect_features(used, want, "features() = probed minus the variant's features");
   report("cpu features",
          "probed '" + feature_names(probed) + "', used '" + feature_names(used) + "'");
 }
@@ -177,9 +179,9 @@ bool has_suffix(std::string_view s, std::string_view suffix) {
 }
 
 TEST(CpuVariant, KernelChoicesFollowTheFeatures) {
-  const X86Features& cpu = cpu::x86_features();
+  const Features& cpu = cpu::features();
   EXPECT_EQ(crypto::detail::native_uses_vaes(), cpu.aesni && cpu.vaes && cpu.avx2);
-  EXPECT_EQ(crypto::detail::hmac_uses_sha_ni(), cpu.sha_ni);
+  EXPECT_EQ(crypto::detail::hmac_uses_native_sha(), cpu.sha_ni || cpu.sha1);
   const std::string_view arch = crypto::detail::ipsecmb_architecture();
   EXPECT_EQ(!arch.empty(), WIRESEAL_HAS_IPSEC_MB == 1 && cpu.aesni && cpu.pclmulqdq) << arch;
   // ipsec-mb never gets more than the masked features allow. (What it gets within that depends
@@ -198,24 +200,26 @@ TEST(CpuVariant, KernelChoicesFollowTheFeatures) {
       EXPECT_TRUE(cpu.vaes && cpu.vpclmulqdq) << arch;
     }
   }
-  report("kernels", std::string("native ") +
-                        (!must_serve(Primitive::kAesCtr, Backend::kNative) ? "unavailable"
-                         : crypto::detail::native_uses_vaes()              ? "vaes"
-                                                                           : "aes-ni") +
-                        ", hmac " +
-                        (crypto::detail::hmac_uses_sha_ni() ? "sha-ni" : "openssl-sha") +
-                        ", ipsec-mb " + (arch.empty() ? "unavailable" : std::string(arch)));
+  report(
+      "kernels",
+      std::string("native ") +
+          (!must_serve(Primitive::kAesCtr, Backend::kNative) ? "unavailable"
+                                                             : crypto::detail::native_aes_name()) +
+          ", hmac " +
+          (crypto::detail::hmac_uses_native_sha() ? crypto::detail::native_sha_kernels().name
+                                                  : "openssl-sha") +
+          ", ipsec-mb " + (arch.empty() ? "unavailable" : std::string(arch)));
 }
 
 TEST(CpuVariant, ExercisesPathsTheDefaultRunDoesNot) {
-  const X86Features off = expected_off();
+  const Features off = expected_off();
   if (feature_names(off).empty()) {
     report("variant", "the default run: every feature this CPU has");
     return;
   }
-  X86Features taken_away;
-  const X86Features& probed = cpu::probed_x86_features();
-  for (bool X86Features::*f : kFields) {
+  Features taken_away;
+  const Features& probed = cpu::probed_features();
+  for (bool Features::*f : kFields) {
     taken_away.*f = probed.*f && off.*f;
   }
   if (feature_names(taken_away).empty()) {

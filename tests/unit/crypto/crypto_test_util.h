@@ -77,9 +77,16 @@ inline bool is_hmac(crypto::Primitive primitive) {
   }
 }
 
-// implements tells whether `backend` has code for `primitive` at all, on any CPU: the design,
-// not this machine (the native kernels do no GCM or ChaCha20 and HMAC only with SHA-1 and
-// SHA-256, ipsec-mb serves only GCM and ChaCha20).
+// kArmTarget: this build's native backend is backend/arm/ (aarch64 or 32-bit ARM).
+#if defined(__aarch64__) || defined(__arm__)
+inline constexpr bool kArmTarget = true;
+#else
+inline constexpr bool kArmTarget = false;
+#endif
+
+// implements tells whether `backend` has code for `primitive` at all, on any CPU of this
+// target: the design, not this machine (the native kernels do no GCM or ChaCha20, no CCM on
+// ARM, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
       primitive == crypto::Primitive::kAesGcm || primitive == crypto::Primitive::kChaCha20Poly1305;
@@ -91,7 +98,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
         return primitive == crypto::Primitive::kHmacSha1 ||
                primitive == crypto::Primitive::kHmacSha256;
       }
-      return !aead_only;
+      return !aead_only && !(kArmTarget && primitive == crypto::Primitive::kAesCcm);
     case crypto::Backend::kIpsecMb:
       return aead_only;
     case crypto::Backend::kAuto:
@@ -103,7 +110,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
 // missing_features lists the CPU features `backend` needs for `primitive` that `cpu` (by
 // default this process's masked features) lacks, space-separated; "" when it has them all.
 inline std::string missing_features(crypto::Primitive primitive, crypto::Backend backend,
-                                    const cpu::X86Features& cpu = cpu::x86_features()) {
+                                    const cpu::Features& cpu = cpu::features()) {
   std::string missing;
   auto need = [&missing](bool present, const char* name) {
     if (!present) {
@@ -111,7 +118,15 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
       missing += name;
     }
   };
-  if (backend == crypto::Backend::kNative && is_hmac(primitive)) {
+  if (kArmTarget && backend == crypto::Backend::kNative && is_hmac(primitive)) {
+    if (primitive == crypto::Primitive::kHmacSha1) {
+      need(cpu.sha1, "sha1");
+    } else {
+      need(cpu.sha2, "sha2");
+    }
+  } else if (kArmTarget && backend == crypto::Backend::kNative) {
+    need(cpu.aes, "aes");
+  } else if (backend == crypto::Backend::kNative && is_hmac(primitive)) {
     need(cpu.sha_ni, "sha_ni");
   } else if (backend == crypto::Backend::kNative) {
     need(cpu.aesni, "aesni");
@@ -131,7 +146,8 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
 // each other.
 inline std::string why_not_available(crypto::Primitive primitive, crypto::Backend backend) {
 #if !defined(__x86_64__)
-  if (backend != crypto::Backend::kOpenSsl) {
+  if (backend == crypto::Backend::kIpsecMb ||
+      (backend == crypto::Backend::kNative && !kArmTarget)) {
     return "no " + std::string(crypto::to_string(backend)) + " backend on this target";
   }
 #endif
@@ -144,7 +160,7 @@ inline std::string why_not_available(crypto::Primitive primitive, crypto::Backen
   }
   // The same requirement against the unmasked CPU tells the mask's doing from the CPU's.
   const std::string& mask = cpu::feature_mask().spec;
-  const cpu::X86Features& probed = cpu::probed_x86_features();
+  const cpu::Features& probed = cpu::probed_features();
   const bool masked = missing_features(primitive, backend, probed).empty();
   return "needs " + missing +
          (masked ? " (disabled by WIRESEAL_CPU_DISABLE=" + mask + ")" : " (not on this CPU)");
@@ -173,7 +189,7 @@ inline void check_availability(crypto::Primitive primitive, crypto::Backend back
   if (available != why_not.empty()) {
     ADD_FAILURE() << "backend " << what << " is " << (available ? "" : "not ")
                   << "available, but it must " << (available ? "not be: " + why_not : "be")
-                  << " (cpu features: " << cpu::feature_names(cpu::x86_features())
+                  << " (cpu features: " << cpu::feature_names(cpu::features())
                   << ", ipsec-mb in build: " << WIRESEAL_HAS_IPSEC_MB << ")";
     return;
   }

@@ -51,12 +51,15 @@ bool contains(const std::uint8_t* hay, std::size_t n, const Needle& needle) noex
   return false;
 }
 
-void scan(void* p) noexcept {
+// scan looks for the needles in a block being freed: its first `size` bytes, the object's,
+// when the sized delete says how many (the allocator's slack after them may still hold an
+// earlier block's bytes, such as the test's own key buffers), else the whole usable block.
+void scan(void* p, std::size_t size = 0) noexcept {
   if (!g_armed || p == nullptr) {
     return;
   }
   const auto* bytes = static_cast<const std::uint8_t*>(p);
-  const std::size_t n = malloc_usable_size(p);
+  const std::size_t n = size != 0 ? size : malloc_usable_size(p);
   for (std::size_t i = 0; i < g_num_needles; ++i) {
     if (contains(bytes, n, g_needles[i])) {
       ++g_hits;
@@ -119,12 +122,12 @@ void operator delete[](void* p) noexcept {
 }
 void operator delete(void* p, std::size_t) noexcept;
 void operator delete[](void* p, std::size_t) noexcept;
-void operator delete(void* p, std::size_t) noexcept {
-  scan(p);
+void operator delete(void* p, std::size_t size) noexcept {
+  scan(p, size);
   std::free(p);
 }
-void operator delete[](void* p, std::size_t) noexcept {
-  scan(p);
+void operator delete[](void* p, std::size_t size) noexcept {
+  scan(p, size);
   std::free(p);
 }
 

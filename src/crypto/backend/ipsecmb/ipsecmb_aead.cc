@@ -35,7 +35,7 @@ bool has_all(std::uint64_t features, std::uint64_t wanted) noexcept {
 // Debian's ipsec-mb and would not be constant time anyway. ipsec-mb's "type 2" managers use
 // VAES, VPCLMULQDQ, GFNI and SHA-NI together, and it has off switches only for SHA-NI and
 // GFNI: turning GFNI off keeps a manager on type 1 when VAES or VPCLMULQDQ is masked.
-ManagerPlan plan_manager(const cpu::X86Features& cpu, std::uint64_t detected) noexcept {
+ManagerPlan plan_manager(const cpu::Features& cpu, std::uint64_t detected) noexcept {
   ManagerPlan plan;
   if (!cpu.aesni || !cpu.pclmulqdq || !has_all(detected, IMB_CPUFLAGS_SSE)) {
     return plan;
@@ -85,7 +85,7 @@ struct Manager {
 };
 
 Manager make_manager() noexcept {
-  const ManagerPlan plan = plan_manager(cpu::x86_features(), imb_get_feature_flags());
+  const ManagerPlan plan = plan_manager(cpu::features(), imb_get_feature_flags());
   Manager m;
   if (plan.init == nullptr) {
     return m;
@@ -222,7 +222,7 @@ bool ipsecmb_supports(Primitive primitive) noexcept {
     case Primitive::kChaCha20Poly1305:
       // As since the backend was added: AVX2 CPUs only (ipsec-mb's SSE/AVX ChaCha20 kernels were
       // never measured against OpenSSL).
-      return cpu::x86_features().avx2;
+      return cpu::features().avx2;
     default:
       return false;
   }

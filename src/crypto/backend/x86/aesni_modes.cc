@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "backend/native.h"
+#include "backend/portable/counter128.h"
 #include "backend/x86/aesni.h"
 #include "backend/x86/aesni_objects.h"
 #include "backend/x86/vaes_cbc.h"
@@ -17,38 +18,13 @@ namespace {
 
 using namespace aesni;
 
-std::uint64_t load_be64(const std::uint8_t* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
+// next returns the counter's current block and steps it.
+__m128i next(Counter128& ctr) noexcept {
+  const __m128i b = _mm_set_epi64x(static_cast<long long>(__builtin_bswap64(ctr.lo)),
+                                   static_cast<long long>(__builtin_bswap64(ctr.hi)));
+  ctr.step();
+  return b;
 }
-
-// Counter128 is a 128-bit big-endian counter block kept as two host integers.
-struct Counter128 {
-  std::uint64_t hi;
-  std::uint64_t lo;
-
-  explicit Counter128(const std::uint8_t* block) noexcept
-      : hi(load_be64(block)), lo(load_be64(block + 8)) {}
-
-  void advance(std::uint64_t n) noexcept {
-    const std::uint64_t before = lo;
-    lo += n;
-    if (lo < before) {
-      ++hi;
-    }
-  }
-
-  // next returns the current block and advances by one (carrying into the high half).
-  __m128i next() noexcept {
-    const __m128i b = _mm_set_epi64x(static_cast<long long>(__builtin_bswap64(lo)),
-                                     static_cast<long long>(__builtin_bswap64(hi)));
-    if (++lo == 0) {
-      ++hi;
-    }
-    return b;
-  }
-};
 
 template <int R>
 void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std::uint8_t* in,
@@ -67,7 +43,7 @@ void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std
   while (len >= 16 * kLanes) {
     __m128i b[kLanes];
     for (__m128i& x : b) {
-      x = ctr.next();
+      x = next(ctr);
     }
     encrypt_n<R, kLanes>(rk, b);
     for (int i = 0; i < kLanes; ++i) {
@@ -82,7 +58,7 @@ void ctr_xor(const KeySchedule& ks, const std::uint8_t* counter_block, const std
     __m128i b[kLanes];
     const std::size_t num_blocks = (len + 15) / 16;
     for (std::size_t i = 0; i < num_blocks; ++i) {
-      b[i] = ctr.next();
+      b[i] = next(ctr);
     }
     encrypt_many(rk, b, num_blocks);
     std::size_t i = 0;
@@ -274,16 +250,11 @@ class NativeAesMode final : public AesModeImpl {
   bool use_vaes_ = native_uses_vaes();
 };
 
-// dbl doubles a block in GF(2^128) as SP 800-38B's subkey generation defines (big-endian).
+// dbl doubles a block in GF(2^128) for the CMAC subkeys (counter128.h).
 __m128i dbl(__m128i block) noexcept {
   alignas(16) std::uint8_t b[16];
   _mm_store_si128(reinterpret_cast<__m128i*>(b), block);
-  const std::uint8_t msb = b[0] >> 7;
-  for (int i = 0; i < 15; ++i) {
-    b[i] = static_cast<std::uint8_t>((b[i] << 1) | (b[i + 1] >> 7));
-  }
-  // Constant time: the reduction constant is masked in, not branched on.
-  b[15] = static_cast<std::uint8_t>((b[15] << 1) ^ (0x87 & (0 - msb)));
+  cmac_double(b);
   return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
 }
 

@@ -12,7 +12,7 @@
 namespace wireseal::crypto::detail {
 
 bool native_supports(Primitive primitive) noexcept {
-  const cpu::X86Features& cpu = cpu::x86_features();
+  const cpu::Features& cpu = cpu::features();
   switch (primitive) {
     case Primitive::kAesCcm:
     case Primitive::kAesCtr:
@@ -44,13 +44,14 @@ std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return make_aesni_cmac(key); }
 
 // The VAES kernels also use AVX2 instructions (vaes_*.cc are built with -mavx2).
-bool native_uses_vaes() noexcept { return cpu::x86_features().vaes && cpu::x86_features().avx2; }
+bool native_uses_vaes() noexcept { return cpu::features().vaes && cpu::features().avx2; }
+const char* native_aes_name() noexcept { return native_uses_vaes() ? "vaes" : "aes-ni"; }
 
 namespace {
 
 ShaKernels choose_sha_kernels() noexcept {
   ShaKernels k;
-  if (cpu::x86_features().sha_ni) {  // sha*_ni.cc are built with -msha -msse4.1
+  if (cpu::features().sha_ni) {  // sha*_ni.cc are built with -msha -msse4.1
     k.sha1 = sha1_compress_ni;
     k.sha1_x2 = sha1_compress_ni_x2;
     k.sha256 = sha256_compress_ni;

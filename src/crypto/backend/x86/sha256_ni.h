@@ -1,7 +1,7 @@
 #pragma once
 // SHA-256 compression with the x86 SHA extensions (SHA-NI), one lane or two interleaved.
 // Defined in sha256_ni.cc, compiled with -msha -msse4.1. Reached only through the kernel table
-// (native_sha_kernels(), backend/native.h), which holds them only when x86_features().sha_ni.
+// (native_sha_kernels(), backend/native.h), which holds them only when features().sha_ni.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 // AES-CBC decryption with VAES on 256-bit registers (16 blocks in flight). Defined in
-// vaes_cbc.cc, compiled with -mvaes -mavx2; call only when x86_features().vaes && .avx2.
+// vaes_cbc.cc, compiled with -mvaes -mavx2; call only when features().vaes && .avx2.
 
 #include <cstddef>
 #include <cstdint>

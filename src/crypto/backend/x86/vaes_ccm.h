@@ -2,7 +2,7 @@
 // The lockstep phase of multi-buffer AES-CCM sealing with VAES: two messages per 256-bit
 // register, so eight messages need four registers for their CBC-MAC chains and four for their
 // counter blocks. Defined in vaes_ccm.cc, compiled with -mvaes -mavx2; call only when
-// x86_features().vaes && .avx2.
+// features().vaes && .avx2.
 
 #include <immintrin.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // AES-CTR with VAES on 256-bit registers (two blocks per register, eight blocks in flight).
 // Defined in vaes_ctr.cc, which is compiled with -mvaes -mavx2; call only when
-// x86_features().vaes && x86_features().avx2.
+// features().vaes && features().avx2.
 
 #include <cstddef>
 #include <cstdint>

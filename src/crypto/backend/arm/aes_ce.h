@@ -1,0 +1,129 @@
+#pragma once
+// AES with the ARMv8 Cryptography Extensions, the building blocks of the ARM native kernels.
+// Include only from translation units compiled for the crypto extensions (src/CMakeLists.txt);
+// they run only after the HWCAP probe said AES is present. The same intrinsics serve aarch64
+// and AArch32.
+//
+// AESE is AddRoundKey, SubBytes and ShiftRows; AESMC is MixColumns. A round is therefore
+// AESE with round key r followed by AESMC (cores fuse the adjacent pair), and the last round is
+// AESE with key R-1 and an XOR with key R. Decryption is the equivalent inverse cipher with
+// AESD/AESIMC on InvMixColumns'd keys, as for x86's AESDEC.
+
+#include <arm_neon.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+#include "backend/portable/aes_key_schedule.h"
+#include "common/ct.h"
+
+namespace wireseal::crypto::detail::aes_ce {
+
+// Schedule holds round keys 0..rounds as vectors: the encryption keys, or (derive_decrypt)
+// the equivalent inverse cipher's.
+struct Schedule {
+  uint8x16_t rk[15];
+  int rounds = 0;
+
+  // init expands a 16-, 24- or 32-byte key (throws std::invalid_argument otherwise) and
+  // wipes the temporary expansion.
+  void init(const std::uint8_t* key, std::size_t key_len) {
+    AesRoundKeys keys;
+    if (!expand_aes_key(key, key_len, keys)) {
+      throw std::invalid_argument("wireseal: AES key must be 16, 24 or 32 bytes");
+    }
+    rounds = keys.rounds;
+    for (int i = 0; i <= rounds; ++i) {
+      rk[i] = vld1q_u8(keys.bytes[i]);
+    }
+    ::wireseal::detail::secure_wipe(&keys, sizeof(keys));
+  }
+  void derive_decrypt(const Schedule& enc) noexcept {
+    rounds = enc.rounds;
+    rk[0] = enc.rk[rounds];
+    for (int i = 1; i < rounds; ++i) {
+      rk[i] = vaesimcq_u8(enc.rk[rounds - i]);
+    }
+    rk[rounds] = enc.rk[0];
+  }
+  void wipe() noexcept { ::wireseal::detail::secure_wipe(rk, sizeof(rk)); }
+};
+
+// with_rounds calls f(std::integral_constant<int, R>{}) for the schedule's round count, so
+// round loops unroll and the keys stay in registers.
+template <class F>
+inline decltype(auto) with_rounds(int rounds, F&& f) {
+  switch (rounds) {
+    case 10:
+      return f(std::integral_constant<int, 10>{});
+    case 12:
+      return f(std::integral_constant<int, 12>{});
+    default:
+      return f(std::integral_constant<int, 14>{});
+  }
+}
+
+// RoundKeys<R> is a by-value copy of the round keys, so they stay in registers in hot loops.
+template <int R>
+struct RoundKeys {
+  uint8x16_t k[static_cast<std::size_t>(R + 1)];
+  explicit RoundKeys(const uint8x16_t* rk) noexcept {
+    for (int i = 0; i <= R; ++i) {
+      k[i] = rk[i];
+    }
+  }
+};
+
+// encrypt_n / decrypt_n run N independent blocks through the rounds together, round by round,
+// so one block's AESE latency hides behind the others'.
+template <int R, int N>
+inline void encrypt_n(const RoundKeys<R>& rk, uint8x16_t* b) noexcept {
+  for (int r = 0; r < R - 1; ++r) {
+    for (int i = 0; i < N; ++i) {
+      b[i] = vaesmcq_u8(vaeseq_u8(b[i], rk.k[r]));
+    }
+  }
+  for (int i = 0; i < N; ++i) {
+    b[i] = veorq_u8(vaeseq_u8(b[i], rk.k[R - 1]), rk.k[R]);
+  }
+}
+
+template <int R, int N>
+inline void decrypt_n(const RoundKeys<R>& rk, uint8x16_t* b) noexcept {
+  for (int r = 0; r < R - 1; ++r) {
+    for (int i = 0; i < N; ++i) {
+      b[i] = vaesimcq_u8(vaesdq_u8(b[i], rk.k[r]));
+    }
+  }
+  for (int i = 0; i < N; ++i) {
+    b[i] = veorq_u8(vaesdq_u8(b[i], rk.k[R - 1]), rk.k[R]);
+  }
+}
+
+// encrypt_to_last runs the rounds of AESE(x, first) onwards, up to the last AESE, and leaves
+// round key R to the caller. Chained modes (CBC encryption, CMAC) pass the previous block's
+// output as x and fold round key R, the next message block and round key 0 into `first`,
+// which leaves a single AESE chain on the critical path (aes_ce_modes.cc).
+template <int R>
+inline uint8x16_t encrypt_to_last(const RoundKeys<R>& rk, uint8x16_t x, uint8x16_t first) noexcept {
+  x = vaesmcq_u8(vaeseq_u8(x, first));
+  for (int r = 1; r < R - 1; ++r) {
+    x = vaesmcq_u8(vaeseq_u8(x, rk.k[r]));
+  }
+  return vaeseq_u8(x, rk.k[R - 1]);
+}
+
+// xor_partial XORs `len` (< 16) bytes of `in` with the low bytes of `keystream` into `out`.
+inline void xor_partial(const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                        uint8x16_t keystream) noexcept {
+  std::uint8_t ks[16];
+  vst1q_u8(ks, keystream);
+  for (std::size_t i = 0; i < len; ++i) {
+    out[i] = static_cast<std::uint8_t>(in[i] ^ ks[i]);
+  }
+}
+
+}  // namespace wireseal::crypto::detail::aes_ce

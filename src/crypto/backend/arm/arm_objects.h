@@ -1,0 +1,15 @@
+#pragma once
+// The keyed objects of the ARM crypto-extension kernels, one factory per file that implements
+// them: native_select.cc builds backend/native.h's factories from these. Safe to include
+// without the crypto-extension flags (declarations only).
+#include <memory>
+
+#include "backend/interfaces.h"
+
+namespace wireseal::crypto::detail {
+
+// aes_ce_modes.cc: AES-CTR, AES-CBC and AES-CMAC with AESE/AESD.
+std::unique_ptr<AesModeImpl> make_ce_aes_mode(AesMode mode, Bytes key);
+std::unique_ptr<CmacImpl> make_ce_cmac(Bytes key);
+
+}  // namespace wireseal::crypto::detail

@@ -1,0 +1,73 @@
+// The native ARM backend's answers to backend/native.h, given the CPU (aarch64, and 32-bit ARM
+// whose cores have the AArch32 crypto extensions): what it serves, its factories (over the
+// kernel files' objects, arm_objects.h) and the SHA kernel table. Compiled for the target's
+// baseline: it runs before we know the crypto extensions exist.
+//
+// AES-CCM has no ARM kernel yet, so it is not served here and goes to OpenSSL (whose own
+// ARMv8 AES code it then runs); AES-GCM and ChaCha20-Poly1305 are OpenSSL's on every target
+// without ipsec-mb.
+#include <stdexcept>
+
+#include "backend/arm/arm_objects.h"
+#include "backend/arm/sha_ce.h"
+#include "backend/native.h"
+#include "common/cpu_features.h"
+
+namespace wireseal::crypto::detail {
+
+bool native_supports(Primitive primitive) noexcept {
+  switch (primitive) {
+    case Primitive::kAesCtr:
+    case Primitive::kAesCbc:
+    case Primitive::kAesCmac:
+      return cpu::features().aes;
+    case Primitive::kHmacSha1:
+      return native_sha_kernels().sha1 != nullptr;
+    case Primitive::kHmacSha256:
+      return native_sha_kernels().sha256 != nullptr;
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm /*algorithm*/, Bytes /*key*/,
+                                           std::size_t /*tag_len*/, std::size_t /*nonce_len*/) {
+  throw std::invalid_argument("wireseal: the native ARM backend implements no AEAD");
+}
+
+std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
+  return make_ce_aes_mode(mode, key);
+}
+
+std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return make_ce_cmac(key); }
+
+bool native_uses_vaes() noexcept { return false; }
+const char* native_aes_name() noexcept { return "armv8-ce"; }
+
+namespace {
+
+ShaKernels choose_sha_kernels() noexcept {
+  ShaKernels k;
+  const cpu::Features& cpu = cpu::features();
+  if (cpu.sha1) {
+    k.sha1 = sha1_compress_ce;
+    k.sha1_x2 = sha1_compress_ce_x2;
+  }
+  if (cpu.sha2) {
+    k.sha256 = sha256_compress_ce;
+    k.sha256_x2 = sha256_compress_ce_x2;
+  }
+  if (cpu.sha1 || cpu.sha2) {
+    k.name = "armv8-ce";
+  }
+  return k;
+}
+
+}  // namespace
+
+const ShaKernels& native_sha_kernels() noexcept {
+  static const ShaKernels kernels = choose_sha_kernels();
+  return kernels;
+}
+
+}  // namespace wireseal::crypto::detail
