@@ -256,7 +256,7 @@ bool DtlsOpener::open(std::span<std::uint8_t> record, std::size_t* offset,
   const std::uint8_t type = rec[0];
   const std::uint64_t epoch_seq = load_be(rec + 3, 8);
   const std::uint64_t seq = epoch_seq & ((std::uint64_t{1} << 48) - 1);
-  const std::size_t fragment_len = load_be(rec + 11, 2);
+  const auto fragment_len = static_cast<std::size_t>(load_be(rec + 11, 2));
   if (load_be(rec + 1, 2) != kVersion || kHeader + fragment_len > record.size() ||
       (epoch_seq >> 48) != epoch_) {
     return false;

@@ -23,30 +23,41 @@ struct MacMessage {
   Bytes out;
 };
 
-void register_hmac(const char* op, crypto::HashAlgorithm hash, const char* digest) {
+// HMAC-SHA1 also runs at 1200 bytes, SRTP's typical video packet (its authentication tag).
+constexpr std::size_t kHmacSha1Sizes[] = {16, 64, 256, 1024, 1200, 1400, 8192, 65536};
+
+void register_hmac(const char* op, crypto::HashAlgorithm hash, const char* digest,
+                   std::span<const std::size_t> sizes = kSizes) {
   // Key length = digest length, as SRTP and the TLS PRF outputs give.
   const std::size_t len = crypto::digest_length(hash);
-  register_op("crypto", op, kWireseal, [hash, len](std::size_t size) {
-    return timed(
-        [hmac = crypto::Hmac(hash, pattern(len, 7)), m = MacMessage(size, len)]() mutable noexcept {
-          pin(m.message);
-          const bool ok = hmac.compute(m.message, m.out).has_value();
-          pin(m.out);
-          return ok;
-        },
-        size);
-  });
-  register_op("crypto", op, kOpenSsl, [digest, len](std::size_t size) {
-    return timed(
-        [hmac = openssl::Mac("HMAC", "digest", digest, pattern(len, 7)),
-         m = MacMessage(size, len)]() mutable noexcept {
-          pin(m.message);
-          const bool ok = hmac.compute({}, m.message, m.out);
-          pin(m.out);
-          return ok;
-        },
-        size);
-  });
+  register_op(
+      "crypto", op, kWireseal,
+      [hash, len](std::size_t size) {
+        return timed(
+            [hmac = crypto::Hmac(hash, pattern(len, 7)),
+             m = MacMessage(size, len)]() mutable noexcept {
+              pin(m.message);
+              const bool ok = hmac.compute(m.message, m.out).has_value();
+              pin(m.out);
+              return ok;
+            },
+            size);
+      },
+      sizes);
+  register_op(
+      "crypto", op, kOpenSsl,
+      [digest, len](std::size_t size) {
+        return timed(
+            [hmac = openssl::Mac("HMAC", "digest", digest, pattern(len, 7)),
+             m = MacMessage(size, len)]() mutable noexcept {
+              pin(m.message);
+              const bool ok = hmac.compute({}, m.message, m.out);
+              pin(m.out);
+              return ok;
+            },
+            size);
+      },
+      sizes);
 }
 
 void register_cmac() {
@@ -102,7 +113,7 @@ void register_gmac() {
 }  // namespace
 
 void register_crypto_mac() {
-  register_hmac("hmac_sha1", crypto::HashAlgorithm::kSha1, "SHA1");
+  register_hmac("hmac_sha1", crypto::HashAlgorithm::kSha1, "SHA1", kHmacSha1Sizes);
   register_hmac("hmac_sha256", crypto::HashAlgorithm::kSha256, "SHA256");
   register_hmac("hmac_sha384", crypto::HashAlgorithm::kSha384, "SHA384");
   register_cmac();

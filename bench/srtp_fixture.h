@@ -52,8 +52,8 @@ inline constexpr ProfileCase kProfiles[] = {
     {"aead_aes256gcm", srtp::Profile::kAeadAes256Gcm},
 };
 
-// RTP payload sizes (the packet adds a 12-byte header).
-inline constexpr std::size_t kPayloadSizes[] = {100, 200, 500, 1000, 1200, 1400};
+// RTP payload sizes (the packet adds a 12-byte header); 160 is 20 ms of G.711 audio.
+inline constexpr std::size_t kPayloadSizes[] = {100, 160, 200, 500, 1000, 1200, 1400};
 inline constexpr std::size_t kBatch = 16;
 inline constexpr std::size_t kRing = 256;  // pre-protected packets the unprotect rows cycle
 inline constexpr std::uint32_t kSsrc = 0xcafebabe;

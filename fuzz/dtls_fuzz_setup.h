@@ -61,7 +61,7 @@ inline DtlsSetup read_dtls_setup(FuzzInput& in) {
   }
   s.options.version = in.u16();
   s.epoch = in.u16();
-  s.first_sequence = in.below(dtls::kMaxSequence + 2);  // one past the end: exhausted at once
+  s.first_sequence = in.below_u64(dtls::kMaxSequence + 2);  // one past the end: exhausted at once
   s.options.backend = pick_backend(in, {record_primitive(s.cipher)});
   s.iv_seed = in.u64();
   return s;
@@ -88,7 +88,7 @@ inline void write_dtls_setup(FuzzScript& out, const DtlsSetupScript& s) {
     }
     out.u16(s.cid_padding);
   }
-  out.u16(s.version).u16(s.epoch).below(dtls::kMaxSequence + 2, s.first_sequence);
+  out.u16(s.version).u16(s.epoch).below_u64(dtls::kMaxSequence + 2, s.first_sequence);
   out.u8(0);  // backend: kAuto
   out.u64(0x5eed);
 }

@@ -16,9 +16,9 @@ namespace wireseal::fuzz {
 
 // bytes_for is how many input bytes a choice among `n` values takes (so small choices stay
 // one byte and mutations of one byte change one decision).
-constexpr std::size_t bytes_for(std::size_t n) noexcept {
+constexpr std::size_t bytes_for(std::uint64_t n) noexcept {
   std::size_t bytes = 1;
-  while (bytes < sizeof(std::size_t) && (n - 1) >> (8 * bytes) != 0) {
+  while (bytes < sizeof(std::uint64_t) && (n - 1) >> (8 * bytes) != 0) {
     ++bytes;
   }
   return bytes;
@@ -49,6 +49,8 @@ class FuzzInput {
   std::size_t below(std::size_t n) noexcept {
     return static_cast<std::size_t>(uint(bytes_for(n)) % n);
   }
+  // below_u64 is below for choices that need 64 bits on every target (sequence numbers).
+  std::uint64_t below_u64(std::uint64_t n) noexcept { return uint(bytes_for(n)) % n; }
 
   // bytes returns the next min(n, remaining) bytes.
   std::span<const std::uint8_t> bytes(std::size_t n) noexcept {
@@ -95,6 +97,7 @@ class FuzzScript {
   FuzzScript& flag(bool v) { return uint(v ? 1 : 0, 1); }
   // below writes `v` (< n) as FuzzInput::below(n) reads it.
   FuzzScript& below(std::size_t n, std::size_t v) { return uint(v, bytes_for(n)); }
+  FuzzScript& below_u64(std::uint64_t n, std::uint64_t v) { return uint(v, bytes_for(n)); }
   FuzzScript& bytes(std::span<const std::uint8_t> b) {
     bytes_.insert(bytes_.end(), b.begin(), b.end());
     return *this;

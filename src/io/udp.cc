@@ -375,16 +375,17 @@ std::size_t std::hash<wireseal::io::UdpAddress>::operator()(
     const wireseal::io::UdpAddress& a) const noexcept {
   // FNV-1a over the encoding from a per-process random start, so which addresses collide
   // cannot be worked out in advance (a collision only costs a longer bucket).
-  static const std::size_t seed = [] {
-    std::array<std::uint8_t, sizeof(std::size_t)> bytes{};
+  // The 64-bit variant on every target; a 32-bit size_t takes both halves.
+  static const std::uint64_t seed = [] {
+    std::array<std::uint8_t, sizeof(std::uint64_t)> bytes{};
     wireseal::system_random()(bytes);
-    std::size_t s = 0;
+    std::uint64_t s = 0;
     std::memcpy(&s, bytes.data(), sizeof s);
     return s;
   }();
-  std::size_t h = 1469598103934665603ULL ^ seed;
+  std::uint64_t h = 1469598103934665603ULL ^ seed;
   for (const std::uint8_t b : a.bytes()) {
     h = (h ^ b) * 1099511628211ULL;
   }
-  return h;
+  return static_cast<std::size_t>(h ^ (h >> 32));
 }

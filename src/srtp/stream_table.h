@@ -113,7 +113,7 @@ class ResendRings {
   void release(std::uint32_t ring) noexcept;
   // entry is the slot of `index` in `ring` (shared by indexes `window` apart).
   Entry& entry(std::uint32_t ring, std::uint64_t index) noexcept {
-    return entries_[ring * window_ + (index & (window_ - 1))];
+    return entries_[ring * window_ + static_cast<std::size_t>(index & (window_ - 1))];
   }
 
  private:

@@ -29,7 +29,7 @@ endfunction()
 set(forbidden_symbols
   "[^\n]*wireseal::test::[^\n]*"                     "the counting allocator (tests/support)"
   "\n[0-9a-f]+ [TW] malloc\n"                         "a replacement malloc"
-  "\n[0-9a-f]+ [TW] operator new\\(unsigned long\\)\n" "a replacement operator new"
+  "\n[0-9a-f]+ [TW] operator new\\(unsigned (long|int)\\)\n" "a replacement operator new"
   "[^\n]*benchmark::[^\n]*"                          "Google Benchmark"
   "[ \n]srtp_[a-z0-9_]+"                              "libsrtp2")
 set(forbidden_libraries "libbenchmark[^]]*" "libsrtp2[^]]*")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "support/random_below.h"
 #include "wireseal/dtls/record.h"
 
 namespace wireseal::test {
@@ -80,12 +81,12 @@ Bytes build_mte_record(const MteRecordSpec& spec, std::span<const std::uint8_t> 
   Bytes body = inner;
   body.insert(body.end(), mac, mac + mac_len);
   if (damage == MteDamage::kMac || damage == MteDamage::kBoth) {
-    body[inner.size() + rng() % mac_len] ^= 0x20;
+    body[inner.size() + below(rng, mac_len)] ^= 0x20;
   }
   const std::size_t pad_start = body.size();
   body.insert(body.end(), pad + 1, static_cast<std::uint8_t>(pad));
   if ((damage == MteDamage::kPaddingByte || damage == MteDamage::kBoth) && pad > 0) {
-    body[pad_start + rng() % pad] ^= 0x01;
+    body[pad_start + below(rng, pad)] ^= 0x01;
   }
   if (damage == MteDamage::kPaddingTooLong) {
     std::fill(body.end() - static_cast<long>(std::min<std::size_t>(256, body.size())), body.end(),

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <span>
 #include <string>
@@ -189,8 +190,11 @@ TEST(AllocCounter, CountsEveryAllocationFunction) {
 // The replacements keep the error contracts of the functions they replace.
 TEST(AllocCounter, AlignedAllocationErrorsKeepTheirContracts) {
   // Volatile, so compilers do not reject the invalid arguments at compile time. `huge` is
-  // larger than any address space, yet below PTRDIFF_MAX.
-  volatile std::size_t huge = std::size_t{1} << 50;
+  // larger than any address space, yet below PTRDIFF_MAX; a 32-bit target has no such size,
+  // and takes one just below SIZE_MAX, which no allocator can serve either.
+  volatile std::size_t huge = sizeof(std::size_t) == 8
+                                  ? std::size_t(std::uint64_t{1} << 50)
+                                  : std::numeric_limits<std::size_t>::max() - 4096;
   volatile std::size_t not_a_power_of_two = 3 * sizeof(void*);
   volatile std::size_t not_a_pointer_multiple = sizeof(void*) / 2;
   int sentinel = 0;

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -147,6 +148,20 @@ TEST(CpuVariant, DisabledFeaturesAreOffAndTheOthersAsProbed) {
   expect_features(used, want, "features() = probed minus the variant's features");
   report("cpu features",
          "probed '" + feature_names(probed) + "', used '" + feature_names(used) + "'");
+}
+
+// Under an emulated CPU model (ctest's cpu.qemu_<model> tests on ARM) the probe must read
+// exactly that model's features: WIRESEAL_TEST_EXPECT_PROBED lists them, comma-separated, in
+// feature_names' order.
+TEST(CpuVariant, TheProbeReadsTheEmulatedCpusFeatures) {
+  std::string expected = env("WIRESEAL_TEST_EXPECT_PROBED");
+  const std::string probed = feature_names(cpu::probed_features());
+  if (expected.empty()) {
+    report("cpu probe", "no emulated CPU model: probed '" + probed + "'");
+    return;
+  }
+  std::replace(expected.begin(), expected.end(), ',', ' ');
+  EXPECT_EQ(probed, expected) << "the emulated CPU's features";
 }
 
 TEST(CpuVariant, BackendAvailabilityFollowsTheFeatures) {

@@ -17,6 +17,7 @@
 
 #include "crypto_test_util.h"
 #include "support/hex.h"
+#include "support/random_below.h"
 #include "wireseal/crypto/aead.h"
 #include "wireseal/crypto/aes.h"
 #include "wireseal/crypto/hmac.h"
@@ -24,6 +25,8 @@
 
 namespace wireseal::crypto {
 namespace {
+
+using ::wireseal::test::below;
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -51,8 +54,8 @@ Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
 
 // split_job is an HMAC batch job over `m` cut at two random points into its three parts.
 HmacJob split_job(std::mt19937_64& rng, const Bytes& m, std::span<std::uint8_t> out) {
-  const std::size_t a = rng() % (m.size() + 1);
-  const std::size_t b = a + rng() % (m.size() - a + 1);
+  const std::size_t a = below(rng, m.size() + 1);
+  const std::size_t b = a + below(rng, m.size() - a + 1);
   HmacJob job{};
   job.parts[0] = {m.data(), a};
   job.parts[1] = {m.data() + a, b - a};
@@ -144,9 +147,9 @@ TEST_P(AeadDifferential, EveryBackendMatchesOpenSslOnRandomInputs) {
         continue;
       }
       const Bytes nonce = random_bytes(rng, c.nonce_len);
-      const Bytes aad = random_bytes(rng, rng() % 3 == 0 ? 0 : rng() % 70);
+      const Bytes aad = random_bytes(rng, below(rng, 3) == 0 ? 0 : below(rng, 70));
       const Bytes pt = random_bytes(rng, n);
-      const std::size_t offset = rng() % 16;
+      const std::size_t offset = below(rng, 16);
       const bool in_place = (rng() & 1) != 0;
       SCOPED_TRACE("seed=" + std::to_string(kSeed) + " backend=" + std::string(to_string(backend)) +
                    " size=" + std::to_string(n) + " offset=" + std::to_string(offset) +
@@ -237,10 +240,10 @@ TEST_P(AesModeDifferential, CtrMatchesOpenSslIncludingCounterCarry) {
       if (n % 7 == 0) {
         // Put the low 64 bits just below wrap-around so the carry into the high half is tested.
         std::memset(cb.data() + 8, 0xff, 8);
-        cb[15] = static_cast<std::uint8_t>(0xff - rng() % 4);
+        cb[15] = static_cast<std::uint8_t>(0xff - below(rng, 4));
       }
       const Bytes pt = random_bytes(rng, n);
-      const std::size_t offset = rng() % 16;
+      const std::size_t offset = below(rng, 16);
       SCOPED_TRACE("seed=" + std::to_string(kSeed) + " backend=" + std::string(to_string(backend)) +
                    " size=" + std::to_string(n) + " offset=" + std::to_string(offset));
       Bytes buf(n + 16);
@@ -484,7 +487,7 @@ TEST(HmacBackends, EveryBackendMatchesOpenSslHmacOnEverySize) {
         ASSERT_EQ(hmac.backend(), backend);
         const std::size_t digest = hmac.digest_len();
         for (std::size_t n : sizes) {
-          const std::size_t offset = rng() % 16;
+          const std::size_t offset = below(rng, 16);
           Bytes buffer = random_bytes(rng, n + offset);
           const std::span<const std::uint8_t> msg(buffer.data() + offset, n);
           SCOPED_TRACE(std::string(to_string(h.hash)) + " backend=" +
@@ -496,15 +499,15 @@ TEST(HmacBackends, EveryBackendMatchesOpenSslHmacOnEverySize) {
           ASSERT_TRUE(hmac.compute(msg, got));
           ASSERT_EQ(test::to_hex(got), test::to_hex(expected));
           // Truncated output, as SRTP (10, 4 bytes) and DTLS use it.
-          const std::size_t t = 1 + rng() % digest;
+          const std::size_t t = 1 + below(rng, digest);
           Bytes truncated(t);
           ASSERT_TRUE(hmac.compute(msg, truncated));
           ASSERT_EQ(test::to_hex(truncated), test::to_hex({expected.data(), t}));
           ASSERT_TRUE(hmac.verify(msg, expected));
           ASSERT_TRUE(hmac.verify(msg, {expected.data(), t}));
           // Streamed in three uneven pieces.
-          const std::size_t a = n == 0 ? 0 : rng() % (n + 1);
-          const std::size_t b = a + (n - a == 0 ? 0 : rng() % (n - a + 1));
+          const std::size_t a = n == 0 ? 0 : below(rng, n + 1);
+          const std::size_t b = a + (n - a == 0 ? 0 : below(rng, n - a + 1));
           Hmac::Stream s = hmac.begin();
           s.update(msg.first(a));
           s.update(msg.subspan(a, b - a));
@@ -559,6 +562,8 @@ TEST(HmacBackends, SecretLengthHmacMatchesOpenSslOnEveryBackend) {
 namespace wireseal::crypto {
 namespace {
 
+using ::wireseal::test::below;
+
 // Batches must give exactly what one-at-a-time calls give, whatever the mix of sizes, and a
 // bad job in the middle must not disturb its neighbours.
 TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
@@ -571,12 +576,12 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
       const std::size_t tag_len = is_ccm(alg) ? 8 : 16;
       Aead aead(alg, key, {.tag_len = tag_len, .nonce_len = 12, .backend = backend});
       for (int round = 0; round < 40; ++round) {
-        const std::size_t num_jobs = 1 + rng() % 19;
+        const std::size_t num_jobs = 1 + below(rng, 19);
         std::vector<Bytes> nonces, aads, pts, outs, tags;
         for (std::size_t i = 0; i < num_jobs; ++i) {
           nonces.push_back(random_bytes(rng, 12));
-          aads.push_back(random_bytes(rng, rng() % 40));
-          pts.push_back(random_bytes(rng, rng() % 4 == 0 ? rng() % 17 : rng() % 1500));
+          aads.push_back(random_bytes(rng, below(rng, 40)));
+          pts.push_back(random_bytes(rng, below(rng, 4) == 0 ? below(rng, 17) : below(rng, 1500)));
           outs.emplace_back(pts.back().size());
           tags.emplace_back(16);
         }
@@ -584,7 +589,7 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
         for (std::size_t i = 0; i < num_jobs; ++i) {
           jobs[i] = SealJob{nonces[i], aads[i], pts[i], outs[i], tags[i], {}};
         }
-        const std::size_t bad = rng() % num_jobs;
+        const std::size_t bad = below(rng, num_jobs);
         if (round % 3 == 0 && !pts[bad].empty()) {
           jobs[bad].out = jobs[bad].out.first(pts[bad].size() - 1);  // too small: must fail alone
         }
@@ -604,7 +609,7 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
         }
         // Open in place, with one tag corrupted.
         std::vector<OpenJob> opens(num_jobs);
-        const std::size_t corrupt = rng() % num_jobs;
+        const std::size_t corrupt = below(rng, num_jobs);
         tags[corrupt][0] ^= 1;
         for (std::size_t i = 0; i < num_jobs; ++i) {
           opens[i] = OpenJob{nonces[i], aads[i], outs[i], outs[i], {tags[i].data(), tag_len}, {}};
@@ -634,6 +639,8 @@ TEST(AeadBatch, SealAndOpenBatchesMatchSingleCallsOnEveryBackend) {
 namespace wireseal::crypto {
 namespace {
 
+using ::wireseal::test::below;
+
 // compute_batch (multi-buffer SHA-1 on SHA-NI CPUs) must equal compute() on the concatenated
 // parts for every split, length around the block and padding boundaries, and truncation.
 TEST(HmacBatch, EqualsOneAtATimeForEveryHashAndSplit) {
@@ -643,13 +650,13 @@ TEST(HmacBatch, EqualsOneAtATimeForEveryHashAndSplit) {
     const Bytes key = random_bytes(rng, 20);
     const Hmac hmac(hash, key);
     for (int round = 0; round < 300; ++round) {
-      const std::size_t num_jobs = 1 + rng() % 21;
+      const std::size_t num_jobs = 1 + below(rng, 21);
       std::vector<Bytes> messages, outs;
       std::vector<HmacJob> jobs(num_jobs);
       for (std::size_t i = 0; i < num_jobs; ++i) {
-        const std::size_t len = rng() % 3 == 0 ? 40 + rng() % 100 : rng() % 1500;
+        const std::size_t len = below(rng, 3) == 0 ? 40 + below(rng, 100) : below(rng, 1500);
         messages.push_back(random_bytes(rng, len));
-        outs.emplace_back(1 + rng() % hmac.digest_len());
+        outs.emplace_back(1 + below(rng, hmac.digest_len()));
       }
       for (std::size_t i = 0; i < num_jobs; ++i) {
         jobs[i] = split_job(rng, messages[i], outs[i]);
@@ -673,28 +680,28 @@ TEST(HmacBatch, EveryBackendMatchesOpenSslForEverySizeAndSplit) {
   for (const auto& h : hash_cases()) {
     for (Backend backend : expected_backends(hmac_primitive(h.hash))) {
       std::mt19937_64 rng(kSeed + 41 + static_cast<std::uint64_t>(h.hash));
-      const Bytes key = random_bytes(rng, 1 + rng() % 100);
+      const Bytes key = random_bytes(rng, 1 + below(rng, 100));
       const Hmac hmac(h.hash, key, backend);
       const std::size_t digest = hmac.digest_len();
       std::size_t next_size = 0;  // walks 0..300 so that every size is in some batch
       for (int round = 0; round < 120; ++round) {
-        const std::size_t num_jobs = 1 + rng() % 37;
+        const std::size_t num_jobs = 1 + below(rng, 37);
         std::vector<Bytes> messages, outs;
         for (std::size_t i = 0; i < num_jobs; ++i) {
           std::size_t len = 0;
           if (next_size <= 300) {
             len = next_size++;
           } else {
-            len = rng() % 8 == 0 ? 1000 + rng() % 9000 : rng() % 301;
+            len = below(rng, 8) == 0 ? 1000 + below(rng, 9000) : below(rng, 301);
           }
           messages.push_back(random_bytes(rng, len));
-          outs.emplace_back(1 + rng() % digest);
+          outs.emplace_back(1 + below(rng, digest));
         }
         std::vector<HmacJob> jobs(num_jobs);
         for (std::size_t i = 0; i < num_jobs; ++i) {
           jobs[i] = split_job(rng, messages[i], outs[i]);
         }
-        const std::size_t bad = rng() % num_jobs;
+        const std::size_t bad = below(rng, num_jobs);
         const bool with_bad = round % 4 == 0;
         if (with_bad) {
           jobs[bad].out = {};  // no output: must fail alone
@@ -724,6 +731,8 @@ TEST(HmacBatch, EveryBackendMatchesOpenSslForEverySizeAndSplit) {
 namespace wireseal::crypto {
 namespace {
 
+using ::wireseal::test::below;
+
 TEST(AesCbcBatch, EncryptBatchEqualsOneAtATimeOnEveryBackend) {
   for (Backend backend : expected_backends(Primitive::kAesCbc)) {
     std::mt19937_64 rng(kSeed + 29);
@@ -731,11 +740,11 @@ TEST(AesCbcBatch, EncryptBatchEqualsOneAtATimeOnEveryBackend) {
       const Bytes key = random_bytes(rng, key_len);
       AesCbc cbc(key, backend);
       for (int round = 0; round < 200; ++round) {
-        const std::size_t num_jobs = 1 + rng() % 19;
+        const std::size_t num_jobs = 1 + below(rng, 19);
         std::vector<Bytes> ivs, ins, outs;
         for (std::size_t i = 0; i < num_jobs; ++i) {
           ivs.push_back(random_bytes(rng, 16));
-          ins.push_back(random_bytes(rng, 16 * (rng() % 100)));
+          ins.push_back(random_bytes(rng, 16 * (below(rng, 100))));
           outs.emplace_back(ins.back().size());
         }
         std::vector<CbcJob> jobs(num_jobs);

@@ -11,10 +11,13 @@
 #include "smb/auth/spnego.h"
 #include "smb_test_util.h"
 #include "support/hex.h"
+#include "support/random_below.h"
 #include "wireseal/smb/ntlm.h"
 
 namespace wireseal::smb {
 namespace {
+
+using ::wireseal::test::below;
 
 using test::Bytes;
 using wireseal::test::from_hex;
@@ -675,10 +678,10 @@ TEST_F(NtlmExchange, MutatedTokensNeverCrash) {
   ASSERT_TRUE(client->initial_token());
   for (int i = 0; i < 3000; ++i) {
     Bytes m = token;
-    const int edits = 1 + static_cast<int>(rng() % 4);
+    const int edits = 1 + static_cast<int>(below(rng, 4));
     for (int e = 0; e < edits; ++e) {
-      const std::size_t at = rng() % m.size();
-      switch (rng() % 3) {
+      const std::size_t at = below(rng, m.size());
+      switch (below(rng, 3)) {
         case 0:
           m[at] = static_cast<std::uint8_t>(rng());
           break;

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "backend/portable/aes_key_schedule.h"
+#include "backend/portable/count_dispatch.h"
 #include "common/ct.h"
 
 namespace wireseal::crypto::detail::aes_ce {
@@ -52,21 +53,8 @@ struct Schedule {
   void wipe() noexcept { ::wireseal::detail::secure_wipe(rk, sizeof(rk)); }
 };
 
-// with_rounds calls f(std::integral_constant<int, R>{}) for the schedule's round count, so
-// round loops unroll and the keys stay in registers.
-template <class F>
-inline decltype(auto) with_rounds(int rounds, F&& f) {
-  switch (rounds) {
-    case 10:
-      return f(std::integral_constant<int, 10>{});
-    case 12:
-      return f(std::integral_constant<int, 12>{});
-    default:
-      return f(std::integral_constant<int, 14>{});
-  }
-}
-
-// RoundKeys<R> is a by-value copy of the round keys, so they stay in registers in hot loops.
+// RoundKeys<R> is a by-value copy of the round keys, so they stay in registers in hot loops
+// (with_rounds, count_dispatch.h, picks R).
 template <int R>
 struct RoundKeys {
   uint8x16_t k[static_cast<std::size_t>(R + 1)];

@@ -19,4 +19,19 @@ inline void with_count(std::size_t count, F&& f) {
   (std::make_index_sequence<Max>{});
 }
 
+// with_rounds is the AES kernels' one dispatch on the key size: it calls
+// f(std::integral_constant<int, R>{}) for R = rounds (10, 12 or 14), so that every round loop
+// unrolls and the round keys can live in registers.
+template <class F>
+inline decltype(auto) with_rounds(int rounds, F&& f) {
+  switch (rounds) {
+    case 10:
+      return f(std::integral_constant<int, 10>{});
+    case 12:
+      return f(std::integral_constant<int, 12>{});
+    default:
+      return f(std::integral_constant<int, 14>{});
+  }
+}
+
 }  // namespace wireseal::crypto::detail

@@ -76,20 +76,8 @@ inline void store(std::uint8_t* p, __m128i v) noexcept {
 // call with with_rounds(). Blocks are copied into locals: through a pointer the compiler could
 // not rule out aliasing with the round keys and would store and reload every block each round.
 
-// with_rounds calls f(std::integral_constant<int, R>{}) for the schedule's round count.
-template <class F>
-inline decltype(auto) with_rounds(int rounds, F&& f) {
-  switch (rounds) {
-    case 10:
-      return f(std::integral_constant<int, 10>{});
-    case 12:
-      return f(std::integral_constant<int, 12>{});
-    default:
-      return f(std::integral_constant<int, 14>{});
-  }
-}
-
-// RoundKeys<R> is a by-value copy of the round keys, so they stay in registers in hot loops.
+// RoundKeys<R> is a by-value copy of the round keys, so they stay in registers in hot loops
+// (with_rounds, count_dispatch.h, picks R).
 template <int R>
 struct RoundKeys {
   __m128i k[static_cast<std::size_t>(R + 1)];
