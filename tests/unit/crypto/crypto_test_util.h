@@ -77,16 +77,23 @@ inline bool is_hmac(crypto::Primitive primitive) {
   }
 }
 
-// kArmTarget: this build's native backend is backend/arm/ (aarch64 or 32-bit ARM).
+// kArmTarget: this build's native backend is backend/arm/ (aarch64 or 32-bit ARM), which
+// serves AES-GCM on aarch64 only (kArm64Target).
 #if defined(__aarch64__) || defined(__arm__)
 inline constexpr bool kArmTarget = true;
 #else
 inline constexpr bool kArmTarget = false;
 #endif
+#if defined(__aarch64__)
+inline constexpr bool kArm64Target = true;
+#else
+inline constexpr bool kArm64Target = false;
+#endif
 
 // implements tells whether `backend` has code for `primitive` at all, on any CPU of this
-// target: the design, not this machine (the native kernels do no GCM or ChaCha20, no CCM on
-// ARM, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and ChaCha20).
+// target: the design, not this machine (the native kernels do no ChaCha20, GCM only on
+// aarch64, no CCM on ARM, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and
+// ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
       primitive == crypto::Primitive::kAesGcm || primitive == crypto::Primitive::kChaCha20Poly1305;
@@ -98,7 +105,12 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
         return primitive == crypto::Primitive::kHmacSha1 ||
                primitive == crypto::Primitive::kHmacSha256;
       }
-      return !aead_only && !(kArmTarget && primitive == crypto::Primitive::kAesCcm);
+      if (kArmTarget) {
+        return primitive == crypto::Primitive::kAesGcm
+                   ? kArm64Target
+                   : primitive != crypto::Primitive::kAesCcm && !aead_only;
+      }
+      return !aead_only;
     case crypto::Backend::kIpsecMb:
       return aead_only;
     case crypto::Backend::kAuto:
@@ -126,6 +138,9 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
     }
   } else if (kArmTarget && backend == crypto::Backend::kNative) {
     need(cpu.aes, "aes");
+    if (primitive == crypto::Primitive::kAesGcm) {
+      need(cpu.pmull, "pmull");
+    }
   } else if (backend == crypto::Backend::kNative && is_hmac(primitive)) {
     need(cpu.sha_ni, "sha_ni");
   } else if (backend == crypto::Backend::kNative) {

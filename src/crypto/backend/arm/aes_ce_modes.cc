@@ -12,76 +12,7 @@ namespace {
 
 using namespace aes_ce;
 
-constexpr int kLanes = 8;
-
-// The counter blocks of a CTR call come from one of two generators, each returning the
-// current block and stepping it. Wide128 carries through all 128 bits. Low32 serves the calls
-// whose low 32-bit word cannot wrap (every SRTP and GCM-sized call): it keeps the block in a
-// vector and replaces only its last word, which costs an add, a byte swap and a lane insert
-// instead of 64-bit arithmetic (two instructions each on 32-bit ARM) and a vector rebuild.
-struct Wide128 {
-  Counter128 ctr;
-  uint8x16_t operator()() noexcept {
-    const uint64x2_t words = {__builtin_bswap64(ctr.hi), __builtin_bswap64(ctr.lo)};
-    ctr.step();
-    return vreinterpretq_u8_u64(words);
-  }
-};
-
-struct Low32 {
-  uint32x4_t block;
-  std::uint32_t low;  // the last word, in host order
-  uint8x16_t operator()() noexcept {
-    block = vsetq_lane_u32(__builtin_bswap32(low++), block, 3);
-    return vreinterpretq_u8_u32(block);
-  }
-};
-
-template <int R, class Next>
-void ctr_xor_with(const RoundKeys<R>& rk, Next next, const std::uint8_t* in, std::uint8_t* out,
-                  std::size_t len) noexcept {
-  while (len >= 16 * kLanes) {
-    uint8x16_t b[kLanes];
-    for (uint8x16_t& x : b) {
-      x = next();
-    }
-    encrypt_n<R, kLanes>(rk, b);
-    for (int i = 0; i < kLanes; ++i) {
-      vst1q_u8(out + 16 * i, veorq_u8(b[i], vld1q_u8(in + 16 * i)));
-    }
-    in += 16 * kLanes;
-    out += 16 * kLanes;
-    len -= 16 * kLanes;
-  }
-  // The last 1..8 blocks, the final one possibly partial: four, then two, then one at a time
-  // (a few straight-line shapes rather than one per count).
-  while (len > 0) {
-    uint8x16_t b[4];
-    const std::size_t blocks = (len + 15) / 16;
-    const std::size_t n = blocks >= 4 ? 4 : blocks >= 2 ? 2 : 1;
-    for (std::size_t i = 0; i < n; ++i) {
-      b[i] = next();
-    }
-    if (n == 4) {
-      encrypt_n<R, 4>(rk, b);
-    } else if (n == 2) {
-      encrypt_n<R, 2>(rk, b);
-    } else {
-      encrypt_n<R, 1>(rk, b);
-    }
-    for (std::size_t i = 0; i < n && len > 0; ++i) {
-      if (len >= 16) {
-        vst1q_u8(out, veorq_u8(b[i], vld1q_u8(in)));
-        in += 16;
-        out += 16;
-        len -= 16;
-      } else {
-        xor_partial(in, out, len, b[i]);
-        len = 0;
-      }
-    }
-  }
-}
+constexpr int kLanes = 8;  // CBC decryption's blocks in flight
 
 template <int R>
 void ctr_xor(const Schedule& ks, const std::uint8_t* counter_block, const std::uint8_t* in,

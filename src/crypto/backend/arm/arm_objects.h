@@ -11,5 +11,7 @@ namespace wireseal::crypto::detail {
 // aes_ce_modes.cc: AES-CTR, AES-CBC and AES-CMAC with AESE/AESD.
 std::unique_ptr<AesModeImpl> make_ce_aes_mode(AesMode mode, Bytes key);
 std::unique_ptr<CmacImpl> make_ce_cmac(Bytes key);
+// aes_gcm_ce.cc (aarch64 only): AES-GCM with AESE and PMULL, 12-byte nonces.
+std::unique_ptr<AeadImpl> make_ce_gcm(Bytes key, std::size_t tag_len);
 
 }  // namespace wireseal::crypto::detail

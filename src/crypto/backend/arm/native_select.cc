@@ -3,9 +3,9 @@
 // kernel files' objects, arm_objects.h) and the SHA kernel table. Compiled for the target's
 // baseline: it runs before we know the crypto extensions exist.
 //
-// AES-CCM has no ARM kernel yet, so it is not served here and goes to OpenSSL (whose own
-// ARMv8 AES code it then runs); AES-GCM and ChaCha20-Poly1305 are OpenSSL's on every target
-// without ipsec-mb.
+// AES-GCM is served on aarch64 (AES and PMULL; 32-bit ARM has no vector RBIT for its GHASH).
+// AES-CCM and ChaCha20-Poly1305 have no ARM kernel yet, so they are not served here and go to
+// OpenSSL (whose own ARMv8 and NEON code they then run).
 #include <stdexcept>
 
 #include "backend/arm/arm_objects.h"
@@ -15,8 +15,16 @@
 
 namespace wireseal::crypto::detail {
 
+#if defined(__aarch64__)
+constexpr bool kHasGcmKernel = true;
+#else
+constexpr bool kHasGcmKernel = false;
+#endif
+
 bool native_supports(Primitive primitive) noexcept {
   switch (primitive) {
+    case Primitive::kAesGcm:
+      return kHasGcmKernel && cpu::features().aes && cpu::features().pmull;
     case Primitive::kAesCtr:
     case Primitive::kAesCbc:
     case Primitive::kAesCmac:
@@ -30,9 +38,19 @@ bool native_supports(Primitive primitive) noexcept {
   }
 }
 
-std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm /*algorithm*/, Bytes /*key*/,
-                                           std::size_t /*tag_len*/, std::size_t /*nonce_len*/) {
-  throw std::invalid_argument("wireseal: the native ARM backend implements no AEAD");
+std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
+                                           std::size_t /*nonce_len*/) {
+#if defined(__aarch64__)
+  if (algorithm == AeadAlgorithm::kAes128Gcm || algorithm == AeadAlgorithm::kAes192Gcm ||
+      algorithm == AeadAlgorithm::kAes256Gcm) {
+    return make_ce_gcm(key, tag_len);
+  }
+#else
+  (void)algorithm;
+  (void)key;
+  (void)tag_len;
+#endif
+  throw std::invalid_argument("wireseal: the native ARM backend implements AES-GCM only (AEADs)");
 }
 
 std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
