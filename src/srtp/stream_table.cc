@@ -98,28 +98,24 @@ Status ResendRings::reserve(std::size_t window, std::size_t rings) {
   }
   const std::size_t size = std::bit_ceil(window);
   entries_ = std::make_unique<Entry[]>(size * rings);
-  free_ = std::make_unique<std::uint32_t[]>(rings);
-  for (std::size_t i = 0; i < rings; ++i) {
-    free_[i] = static_cast<std::uint32_t>(rings - 1 - i);
-  }
+  free_.reset(rings);
   window_ = size;
   rings_ = rings;
-  free_top_ = rings;
   return {};
 }
 
 std::uint32_t ResendRings::acquire() noexcept {
-  if (free_top_ == 0) {
+  if (free_.empty()) {
     return kNoResendRing;
   }
-  const std::uint32_t ring = free_[--free_top_];
+  const std::uint32_t ring = free_.take();
   std::fill_n(&entries_[ring * window_], window_, Entry{});
   return ring;
 }
 
 void ResendRings::release(std::uint32_t ring) noexcept {
   if (ring != kNoResendRing) {
-    free_[free_top_++] = ring;
+    free_.give(ring);
   }
 }
 
@@ -139,11 +135,7 @@ StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std:
   slots_ = std::make_unique<Slot[]>(slots);
   std::fill(slots_.get(), slots_.get() + slots, Slot{0, kEmpty});
   records_ = std::make_unique<StreamState[]>(max_streams);
-  free_ = std::make_unique<std::uint32_t[]>(max_streams);
-  for (std::size_t i = 0; i < max_streams; ++i) {
-    free_[i] = static_cast<std::uint32_t>(max_streams - 1 - i);  // record 0 is handed out first
-  }
-  free_top_ = max_streams;
+  free_.reset(max_streams);
   windows_ = std::make_unique<std::uint64_t[]>(max_streams * 2 * window_words);
 }
 
@@ -174,14 +166,14 @@ const StreamState* StreamTable::find(std::uint32_t ssrc) const noexcept {
 }
 
 StreamState* StreamTable::insert(std::uint32_t ssrc, const StreamState& initial) noexcept {
-  if (free_top_ == 0) {
+  if (free_.empty()) {
     return nullptr;
   }
   std::size_t i = home(ssrc);
   while (slots_[i].record != kEmpty) {
     i = (i + 1) & mask_;
   }
-  const std::uint32_t record = free_[--free_top_];
+  const std::uint32_t record = free_.take();
   slots_[i] = Slot{ssrc, record};
   ++size_;
   StreamState& s = records_[record];
@@ -216,7 +208,7 @@ Status StreamTable::remove(std::uint32_t ssrc) noexcept {
     return Error::kBadState;  // forgetting its marks would let the SSRC reuse keystream
   }
   resends_.release(s.resend_ring);
-  free_[free_top_++] = slots_[i].record;
+  free_.give(slots_[i].record);
   --size_;
   // Backward-shift deletion: pull later entries of the cluster into the hole when their home
   // slot does not lie cyclically in (hole, j], so every entry stays reachable from its home.

@@ -90,6 +90,27 @@ class RetiredSenders {
   std::unique_ptr<Entry[]> entries_;
 };
 
+// FreeNumbers is a stack of the free numbers among 0..n-1 (stream records, resend rings),
+// allocated at set-up so that taking and giving back never allocates. 0 is taken first.
+class FreeNumbers {
+ public:
+  void reset(std::size_t n) {
+    numbers_ = std::make_unique<std::uint32_t[]>(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      numbers_[i] = static_cast<std::uint32_t>(n - 1 - i);
+    }
+    top_ = n;
+  }
+  bool empty() const noexcept { return top_ == 0; }
+  // take returns a free number; only when !empty().
+  std::uint32_t take() noexcept { return numbers_[--top_]; }
+  void give(std::uint32_t n) noexcept { numbers_[top_++] = n; }
+
+ private:
+  std::unique_ptr<std::uint32_t[]> numbers_;
+  std::size_t top_ = 0;
+};
+
 // ResendRings let streams that allow identical resends (libsrtp's allow_repeat_tx) protect a
 // recent index again. Each ring holds, for the stream's last `window` protected SRTP indexes,
 // a 16-byte fingerprint of the protected packet: the GCM tag, or the first 16 bytes of the
@@ -119,9 +140,8 @@ class ResendRings {
  private:
   std::size_t window_ = 0;
   std::size_t rings_ = 0;
-  std::size_t free_top_ = 0;
   std::unique_ptr<Entry[]> entries_;
-  std::unique_ptr<std::uint32_t[]> free_;
+  FreeNumbers free_;
 };
 
 class StreamTable {
@@ -143,7 +163,7 @@ class StreamTable {
   // nullptr when full.
   StreamState* insert(std::uint32_t ssrc, const StreamState& initial) noexcept;
   // full is true when insert would fail.
-  bool full() const noexcept { return free_top_ == 0; }
+  bool full() const noexcept { return free_.empty(); }
   // remove forgets `ssrc`, keeping its sender marks if it sent anything. kWrongContext if it
   // was not there; kBadState (nothing removed) if it is a sender and no room is left to keep
   // its marks.
@@ -185,8 +205,7 @@ class StreamTable {
   std::size_t size_ = 0;
   std::unique_ptr<Slot[]> slots_;
   std::unique_ptr<StreamState[]> records_;
-  std::unique_ptr<std::uint32_t[]> free_;  // stack of free record numbers
-  std::size_t free_top_;
+  FreeNumbers free_;  // the free record numbers
   std::unique_ptr<std::uint64_t[]> windows_;
   RetiredSenders retired_;
   ResendRings resends_;
