@@ -92,6 +92,15 @@ inline void decrypt_n(const RoundKeys<R>& rk, uint8x16_t* b) noexcept {
   }
 }
 
+// encrypt_block encrypts one block: the single blocks of set-up (CMAC's L, GCM's H) and GCM's
+// E(K, J0).
+inline uint8x16_t encrypt_block(const Schedule& ks, uint8x16_t b) noexcept {
+  with_rounds(ks.rounds, [&](auto r) {
+    encrypt_n<decltype(r)::value, 1>(RoundKeys<decltype(r)::value>(ks.rk), &b);
+  });
+  return b;
+}
+
 // encrypt_to_last runs the rounds of AESE(x, first) onwards, up to the last AESE, and leaves
 // round key R to the caller. Chained modes (CBC encryption, CMAC) pass the previous block's
 // output as x and fold round key R, the next message block and round key 0 into `first`,

@@ -121,10 +121,7 @@ class CeCmac final : public CmacImpl {
  public:
   explicit CeCmac(Bytes key) {
     ks_.init(key.data(), key.size());
-    uint8x16_t l = vdupq_n_u8(0);
-    with_rounds(ks_.rounds, [&](auto r) {
-      encrypt_n<decltype(r)::value, 1>(RoundKeys<decltype(r)::value>(ks_.rk), &l);
-    });
+    uint8x16_t l = encrypt_block(ks_, vdupq_n_u8(0));
     vst1q_u8(k1_, l);
     cmac_double(k1_);
     std::memcpy(k2_, k1_, 16);

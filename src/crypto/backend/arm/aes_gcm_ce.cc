@@ -115,10 +115,7 @@ class CeGcm final : public AeadImpl {
  public:
   CeGcm(Bytes key, std::size_t tag_len) : tag_len_(tag_len) {
     ks_.init(key.data(), key.size());
-    uint8x16_t h = vdupq_n_u8(0);
-    with_rounds(ks_.rounds, [&](auto r) {
-      encrypt_n<decltype(r)::value, 1>(RoundKeys<decltype(r)::value>(ks_.rk), &h);
-    });
+    uint8x16_t h = encrypt_block(ks_, vdupq_n_u8(0));
     const uint64x2_t h1 = to_field(h);
     powers_[0] = power(h1);
     for (int i = 1; i < 4; ++i) {
@@ -141,7 +138,8 @@ class CeGcm final : public AeadImpl {
     g.bytes(aad.data(), aad.size());
     g.bytes(out.data(), in.size());
     std::uint8_t full[16];
-    vst1q_u8(full, veorq_u8(g.finish(aad.size(), in.size()), encrypt(j0)));
+    vst1q_u8(full, veorq_u8(g.finish(aad.size(), in.size()),
+                            encrypt_block(ks_, vreinterpretq_u8_u32(j0))));
     std::memcpy(tag.data(), full, tag_len_);
   }
 
@@ -151,7 +149,8 @@ class CeGcm final : public AeadImpl {
     g.bytes(aad.data(), aad.size());
     g.bytes(in.data(), in.size());
     std::uint8_t expected[16];
-    vst1q_u8(expected, veorq_u8(g.finish(aad.size(), in.size()), encrypt(j0)));
+    vst1q_u8(expected, veorq_u8(g.finish(aad.size(), in.size()),
+                                encrypt_block(ks_, vreinterpretq_u8_u32(j0))));
     crypt(j0, in.data(), out.data(), in.size());
     const bool authentic = ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
     ::wireseal::detail::secure_wipe(expected, sizeof(expected));
@@ -165,13 +164,6 @@ class CeGcm final : public AeadImpl {
     std::memcpy(j0, nonce.data(), 12);
     j0[15] = 1;
     return vreinterpretq_u32_u8(vld1q_u8(j0));
-  }
-  uint8x16_t encrypt(uint32x4_t block) const noexcept {
-    uint8x16_t b = vreinterpretq_u8_u32(block);
-    with_rounds(ks_.rounds, [&](auto r) {
-      encrypt_n<decltype(r)::value, 1>(RoundKeys<decltype(r)::value>(ks_.rk), &b);
-    });
-    return b;
   }
   void crypt(uint32x4_t j0, const std::uint8_t* in, std::uint8_t* out,
              std::size_t len) const noexcept {
