@@ -197,6 +197,10 @@ TEST(CpuVariant, KernelChoicesFollowTheFeatures) {
   const Features& cpu = cpu::features();
   EXPECT_EQ(crypto::detail::native_uses_vaes(), cpu.aesni && cpu.vaes && cpu.avx2);
   EXPECT_EQ(crypto::detail::hmac_uses_native_sha(), cpu.sha_ni || cpu.sha1);
+  // ARM: the AES instructions where the core has them, else the bit-sliced AES on NEON.
+  if (test::kArmTarget && must_serve(Primitive::kAesCtr, Backend::kNative)) {
+    EXPECT_STREQ(crypto::detail::native_aes_name(), cpu.aes ? "armv8-ce" : "neon-bitsliced");
+  }
   const std::string_view arch = crypto::detail::ipsecmb_architecture();
   EXPECT_EQ(!arch.empty(), WIRESEAL_HAS_IPSEC_MB == 1 && cpu.aesni && cpu.pclmulqdq) << arch;
   // ipsec-mb never gets more than the masked features allow. (What it gets within that depends

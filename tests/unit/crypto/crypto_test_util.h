@@ -136,6 +136,9 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
     } else {
       need(cpu.sha2, "sha2");
     }
+  } else if (kArmTarget && backend == crypto::Backend::kNative &&
+             primitive == crypto::Primitive::kAesCtr) {
+    need(cpu.aes || cpu.neon, "neon");  // the AES instructions, or the bit-sliced AES
   } else if (kArmTarget && backend == crypto::Backend::kNative) {
     need(cpu.aes, "aes");
     if (primitive == crypto::Primitive::kAesGcm) {

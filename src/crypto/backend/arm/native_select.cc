@@ -4,6 +4,9 @@
 // baseline: it runs before we know the crypto extensions exist.
 //
 // AES-GCM is served on aarch64 (AES and PMULL; 32-bit ARM has no vector RBIT for its GHASH).
+// AES-CTR is served on every NEON core: with the AES instructions where they exist, otherwise
+// with the bit-sliced AES (portable/aes_bitsliced.cc), which unlike OpenSSL's AES on those
+// cores is constant time at every length.
 // AES-CCM and ChaCha20-Poly1305 have no ARM kernel yet, so they are not served here and go to
 // OpenSSL (whose own ARMv8 and NEON code they then run).
 #include <stdexcept>
@@ -11,6 +14,7 @@
 #include "backend/arm/arm_objects.h"
 #include "backend/arm/sha_ce.h"
 #include "backend/native.h"
+#include "backend/portable/aes_bitsliced.h"
 #include "common/cpu_features.h"
 
 namespace wireseal::crypto::detail {
@@ -26,6 +30,7 @@ bool native_supports(Primitive primitive) noexcept {
     case Primitive::kAesGcm:
       return kHasGcmKernel && cpu::features().aes && cpu::features().pmull;
     case Primitive::kAesCtr:
+      return cpu::features().aes || cpu::features().neon;
     case Primitive::kAesCbc:
     case Primitive::kAesCmac:
       return cpu::features().aes;
@@ -54,13 +59,21 @@ std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, s
 }
 
 std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
-  return make_ce_aes_mode(mode, key);
+  if (cpu::features().aes) {
+    return make_ce_aes_mode(mode, key);
+  }
+  if (mode != AesMode::kCtr) {
+    throw std::invalid_argument("wireseal: AES-CBC needs the ARMv8 AES instructions natively");
+  }
+  return make_bitsliced_aes_ctr(key);
 }
 
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return make_ce_cmac(key); }
 
 bool native_uses_vaes() noexcept { return false; }
-const char* native_aes_name() noexcept { return "armv8-ce"; }
+const char* native_aes_name() noexcept {
+  return cpu::features().aes ? "armv8-ce" : "neon-bitsliced";
+}
 
 namespace {
 
