@@ -58,6 +58,22 @@ if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # A mirror caught mid-sync answers an index of the wrong size ("Mirror sync in progress?"):
+  # try the update again, then go on with whatever index apt has.
+  for attempt in 1 2 3; do
+    $SUDO apt-get update -qq && break
+    echo "apt-get update failed (attempt $attempt of 3)" >&2
+    if ((attempt < 3)); then sleep 15; fi
+  done
+  install=(env DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends)
+  if ! "${install[@]}" "${missing[@]}"; then
+    # Multi-Arch: same libraries (libssl3, libnss3, ...) must have one version on every
+    # architecture. When the security suite's index for a foreign architecture could not be
+    # read, its newer amd64 versions have no arm64/armhf twin; the release's own versions,
+    # which every architecture has, then still install together.
+    ((arm)) || exit 1
+    . /etc/os-release
+    echo "retrying with the ${VERSION_CODENAME} release's versions preferred (-t ${VERSION_CODENAME})" >&2
+    "${install[@]}" -t "$VERSION_CODENAME" "${missing[@]}"
+  fi
 fi
