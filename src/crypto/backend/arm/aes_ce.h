@@ -128,20 +128,12 @@ inline void xor_partial(const std::uint8_t* in, std::uint8_t* out, std::size_t l
 // (Cortex-A53's pipeline is two deep, Neoverse's four).
 inline constexpr int kCtrLanes = 8;
 
-// The counter blocks of a CTR call come from one of two generators, each returning the
-// current block and stepping it. Wide128 carries through all 128 bits. Low32 serves the calls
-// whose low 32-bit word cannot wrap (every SRTP and GCM-sized call): it keeps the block in a
-// vector and replaces only its last word, which costs an add, a byte swap and a lane insert
-// instead of 64-bit arithmetic (two instructions each on 32-bit ARM) and a vector rebuild.
-struct Wide128 {
-  Counter128 ctr;
-  uint8x16_t operator()() noexcept {
-    const uint64x2_t words = {__builtin_bswap64(ctr.hi), __builtin_bswap64(ctr.lo)};
-    ctr.step();
-    return vreinterpretq_u8_u64(words);
-  }
-};
-
+// The counter blocks of a CTR call come from a generator that returns the current block and
+// steps it. Both keep the block in a vector and replace only its last word, which costs an add,
+// a byte swap and a lane insert per block instead of 64-bit arithmetic (two instructions each
+// on 32-bit ARM) and a vector rebuild.
+//
+// Low32 steps the last word alone, wrapping within it: GCM's inc32.
 struct Low32 {
   uint32x4_t block;
   std::uint32_t low;  // the last word, in host order
@@ -149,6 +141,36 @@ struct Low32 {
     block = vsetq_lane_u32(__builtin_bswap32(low++), block, 3);
     return vreinterpretq_u8_u32(block);
   }
+};
+
+// Carried32 counts through all 128 bits (AES-CTR's counter). The 96 bits above the last word
+// are one of two vectors made up front, as given or plus one, chosen by a mask that is set once
+// the last word has wrapped. Nothing branches on the counter: it can be secret (SRTP's carries
+// the session salt), and choosing a cheaper generator for the calls that cannot wrap would
+// branch on it.
+class Carried32 {
+ public:
+  explicit Carried32(const std::uint8_t* counter_block) noexcept {
+    const Counter128 ctr(counter_block);
+    first_ = static_cast<std::uint32_t>(ctr.lo);
+    low_ = first_;
+    as_given_ = vreinterpretq_u32_u8(vld1q_u8(counter_block));
+    const std::uint64_t lo = ctr.lo + (std::uint64_t{1} << 32);
+    const std::uint64_t hi = ctr.hi + static_cast<std::uint64_t>(lo < ctr.lo);  // add with carry
+    const uint64x2_t words = {__builtin_bswap64(hi), __builtin_bswap64(lo)};
+    plus_one_ = vreinterpretq_u32_u64(words);
+  }
+  uint8x16_t operator()() noexcept {
+    const std::uint32_t wrapped = 0U - static_cast<std::uint32_t>(low_ < first_);
+    const uint32x4_t high = vbslq_u32(vdupq_n_u32(wrapped), plus_one_, as_given_);
+    return vreinterpretq_u8_u32(vsetq_lane_u32(__builtin_bswap32(low_++), high, 3));
+  }
+
+ private:
+  uint32x4_t as_given_;
+  uint32x4_t plus_one_;
+  std::uint32_t first_;
+  std::uint32_t low_;
 };
 
 template <int R, class Next>
