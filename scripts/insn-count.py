@@ -27,6 +27,8 @@ ROWS = [
     ("SRTP AES_CM_128_HMAC_SHA1_80 unprotect", "srtp/aes128cm_sha1_80_unprotect/{impl}/1200"),
     ("DTLS 1.2 AES-128-GCM record seal", "dtls/aes128gcm_encrypt/{impl}/1400"),
     ("DTLS 1.2 AES-128-GCM record open", "dtls/aes128gcm_decrypt/{impl}/1400"),
+    ("DTLS 1.2 AES-128-CCM record seal", "dtls/aes128ccm_encrypt/{impl}/1400"),
+    ("DTLS 1.2 AES-128-CCM record open", "dtls/aes128ccm_decrypt/{impl}/1400"),
     ("HMAC-SHA1", "crypto/hmac_sha1/{impl}/1200"),
 ]
 IMPLS = ("wireseal", "openssl")

@@ -92,7 +92,7 @@ inline constexpr bool kArm64Target = false;
 
 // implements tells whether `backend` has code for `primitive` at all, on any CPU of this
 // target: the design, not this machine (the native kernels do no ChaCha20, GCM only on
-// aarch64, no CCM on ARM, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and
+// aarch64, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and
 // ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
@@ -106,9 +106,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
                primitive == crypto::Primitive::kHmacSha256;
       }
       if (kArmTarget) {
-        return primitive == crypto::Primitive::kAesGcm
-                   ? kArm64Target
-                   : primitive != crypto::Primitive::kAesCcm && !aead_only;
+        return primitive == crypto::Primitive::kAesGcm ? kArm64Target : !aead_only;
       }
       return !aead_only;
     case crypto::Backend::kIpsecMb:

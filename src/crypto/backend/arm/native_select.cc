@@ -7,8 +7,8 @@
 // AES-CTR is served on every NEON core: with the AES instructions where they exist, otherwise
 // with the bit-sliced AES (portable/aes_bitsliced.cc), which unlike OpenSSL's AES on those
 // cores is constant time at every length.
-// AES-CCM and ChaCha20-Poly1305 have no ARM kernel yet, so they are not served here and go to
-// OpenSSL (whose own ARMv8 and NEON code they then run).
+// AES-CCM is served wherever the AES instructions are. ChaCha20-Poly1305 has no ARM kernel, so
+// it is not served here and goes to OpenSSL (whose own ARMv8 and NEON code it then runs).
 #include <stdexcept>
 
 #include "backend/arm/arm_objects.h"
@@ -33,6 +33,7 @@ bool native_supports(Primitive primitive) noexcept {
       return cpu::features().aes || cpu::features().neon;
     case Primitive::kAesCbc:
     case Primitive::kAesCmac:
+    case Primitive::kAesCcm:
       return cpu::features().aes;
     case Primitive::kHmacSha1:
       return native_sha_kernels().sha1 != nullptr;
@@ -44,18 +45,22 @@ bool native_supports(Primitive primitive) noexcept {
 }
 
 std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
-                                           std::size_t /*nonce_len*/) {
+                                           std::size_t nonce_len) {
+  switch (algorithm) {
+    case AeadAlgorithm::kAes128Ccm:
+    case AeadAlgorithm::kAes192Ccm:
+    case AeadAlgorithm::kAes256Ccm:
+      return make_ce_ccm(key, tag_len, nonce_len);
 #if defined(__aarch64__)
-  if (algorithm == AeadAlgorithm::kAes128Gcm || algorithm == AeadAlgorithm::kAes192Gcm ||
-      algorithm == AeadAlgorithm::kAes256Gcm) {
-    return make_ce_gcm(key, tag_len);
-  }
-#else
-  (void)algorithm;
-  (void)key;
-  (void)tag_len;
+    case AeadAlgorithm::kAes128Gcm:
+    case AeadAlgorithm::kAes192Gcm:
+    case AeadAlgorithm::kAes256Gcm:
+      return make_ce_gcm(key, tag_len);
 #endif
-  throw std::invalid_argument("wireseal: the native ARM backend implements AES-GCM only (AEADs)");
+    default:
+      throw std::invalid_argument(
+          "wireseal: the native ARM backend implements AES-CCM and (aarch64) AES-GCM only");
+  }
 }
 
 std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "backend/native.h"
+#include "backend/portable/ccm_format.h"
 #include "backend/x86/aesni.h"
 #include "backend/x86/aesni_objects.h"
 #include "backend/x86/vaes_ccm.h"
@@ -27,9 +28,8 @@ class Counter {
   Counter() noexcept = default;
   Counter(const std::uint8_t* nonce, std::size_t nonce_len) noexcept {
     const std::size_t q = 15 - nonce_len;
-    alignas(16) std::uint8_t a0[16] = {};
-    a0[0] = static_cast<std::uint8_t>(q - 1);
-    std::memcpy(a0 + 1, nonce, nonce_len);
+    alignas(16) std::uint8_t a0[16];
+    ccm::format_a0(a0, nonce, nonce_len);
     a0_ = _mm_load_si128(reinterpret_cast<const __m128i*>(a0));
     // The counter field is the last q bytes; at most 8 of them can be non-zero (i < 2^64).
     const std::size_t counter_bytes = q < 8 ? q : 8;
@@ -256,23 +256,16 @@ class NativeCcm final : public AeadImpl {
 
   // b0_block formats B0 (SP 800-38C A.2.1): flags | nonce | message length.
   __m128i b0_block(Bytes nonce, std::size_t aad_len, std::size_t msg_len) const noexcept {
-    const std::size_t q = 15 - nonce_len_;
-    alignas(16) std::uint8_t b0[16] = {};
-    b0[0] = static_cast<std::uint8_t>((aad_len == 0 ? 0 : 0x40) | (((tag_len_ - 2) / 2) << 3) |
-                                      (q - 1));
-    std::memcpy(b0 + 1, nonce.data(), nonce_len_);
-    for (std::size_t k = 0; k < q && k < 8; ++k) {
-      b0[15 - k] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(msg_len) >> (8 * k));
-    }
+    alignas(16) std::uint8_t b0[16];
+    ccm::format_b0(b0, nonce.data(), nonce_len_, tag_len_, aad_len, msg_len);
     return _mm_load_si128(reinterpret_cast<const __m128i*>(b0));
   }
 
   // short_aad_block formats an AAD of 1..14 bytes: its 2-byte length and the bytes, zero-padded.
   static __m128i short_aad_block(Bytes aad) noexcept {
     alignas(16) std::uint8_t block[16] = {};
-    block[0] = 0;
-    block[1] = static_cast<std::uint8_t>(aad.size());
-    std::memcpy(block + 2, aad.data(), aad.size());
+    const std::size_t hdr = ccm::format_aad_length(block, aad.size());
+    std::memcpy(block + hdr, aad.data(), aad.size());
     return _mm_load_si128(reinterpret_cast<const __m128i*>(block));
   }
 
@@ -466,27 +459,7 @@ class NativeCcm final : public AeadImpl {
     }
     // First AAD block: the length encoding (SP 800-38C A.2.2) followed by the first AAD bytes.
     alignas(16) std::uint8_t first[16] = {};
-    std::size_t hdr = 0;
-    const std::uint64_t a = aad.size();
-    if (a < 0xff00) {
-      first[0] = static_cast<std::uint8_t>(a >> 8);
-      first[1] = static_cast<std::uint8_t>(a);
-      hdr = 2;
-    } else if (a <= 0xffffffffULL) {
-      first[0] = 0xff;
-      first[1] = 0xfe;
-      for (int k = 0; k < 4; ++k) {
-        first[2 + k] = static_cast<std::uint8_t>(a >> (8 * (3 - k)));
-      }
-      hdr = 6;
-    } else {
-      first[0] = 0xff;
-      first[1] = 0xff;
-      for (int k = 0; k < 8; ++k) {
-        first[2 + k] = static_cast<std::uint8_t>(a >> (8 * (7 - k)));
-      }
-      hdr = 10;
-    }
+    const std::size_t hdr = ccm::format_aad_length(first, aad.size());
     const std::size_t take = aad.size() < 16 - hdr ? aad.size() : 16 - hdr;
     std::memcpy(first + hdr, aad.data(), take);
     mac = encrypt_block(
