@@ -103,50 +103,60 @@ class CeCcm final : public AeadImpl {
     uint8x16_t value() const noexcept { return veorq_u8(m, rk.k[R]); }
   };
 
-  // start absorbs B0 (beside E(K, A0), the tag's mask) and the encoded AAD.
+  // Message is one call's state once B0 and the AAD are absorbed: the counter, the MAC chain
+  // and E(K, A0), the tag's mask.
   template <int R>
-  Chain<R> start(const RoundKeys<R>& rk, const Counter& ctr, Bytes nonce, Bytes aad,
-                 std::size_t msg_len, uint8x16_t& tag_mask) const noexcept {
+  struct Message {
+    Counter ctr;
+    Chain<R> chain;
+    uint8x16_t tag_mask;
+
+    uint8x16_t tag() const noexcept { return veorq_u8(chain.value(), tag_mask); }
+  };
+
+  // start absorbs B0 (beside E(K, A0)) and the encoded AAD.
+  template <int R>
+  Message<R> start(const RoundKeys<R>& rk, Bytes nonce, Bytes aad,
+                   std::size_t msg_len) const noexcept {
     std::uint8_t b0[16];
     ccm::format_b0(b0, nonce.data(), nonce_len_, tag_len_, aad.size(), msg_len);
     // The chain starts from a zero block, so B0's first key is B0 ^ round key 0 with m = 0.
-    Chain<R> chain{rk, vdupq_n_u8(0), veorq_u8(rk.k[R], rk.k[0])};
-    tag_mask = ctr.a0();
-    mac_and_counter(rk, chain.m, veorq_u8(vld1q_u8(b0), rk.k[0]), tag_mask);
+    Message<R> msg{Counter(nonce.data(), nonce_len_),
+                   Chain<R>{rk, vdupq_n_u8(0), veorq_u8(rk.k[R], rk.k[0])}, vdupq_n_u8(0)};
+    msg.tag_mask = msg.ctr.a0();
+    mac_and_counter(rk, msg.chain.m, veorq_u8(vld1q_u8(b0), rk.k[0]), msg.tag_mask);
     if (aad.empty()) {
-      return chain;
+      return msg;
     }
     std::uint8_t first[16] = {};
     const std::size_t hdr = ccm::format_aad_length(first, aad.size());
     const std::size_t take = aad.size() < 16 - hdr ? aad.size() : 16 - hdr;
     std::memcpy(first + hdr, aad.data(), take);
-    chain.absorb(vld1q_u8(first));
+    msg.chain.absorb(vld1q_u8(first));
     const std::uint8_t* p = aad.data() + take;
     std::size_t len = aad.size() - take;
     for (; len >= 16; p += 16, len -= 16) {
-      chain.absorb(vld1q_u8(p));
+      msg.chain.absorb(vld1q_u8(p));
     }
     if (len > 0) {
-      chain.absorb(load_partial(p, len));
+      msg.chain.absorb(load_partial(p, len));
     }
-    return chain;
+    return msg;
   }
 
   template <int R>
   void seal_rounds(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
                    MutableBytes tag) const noexcept {
     const RoundKeys<R> rk(ks_.rk);
-    Counter ctr(nonce.data(), nonce_len_);
-    uint8x16_t tag_mask;
-    Chain<R> chain = start(rk, ctr, nonce, aad, in.size(), tag_mask);
+    Message<R> msg = start(rk, nonce, aad, in.size());
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
     // Each block is read before its ciphertext is written: in == out is allowed.
     for (std::size_t len = in.size(); len > 0;) {
       const std::size_t n = len < 16 ? len : 16;
       const uint8x16_t p = n == 16 ? vld1q_u8(src) : load_partial(src, n);
-      uint8x16_t keystream = ctr.next();
-      mac_and_counter(rk, chain.m, chain.first_key(p), keystream);
+      uint8x16_t keystream = msg.ctr.next();
+      mac_and_counter(rk, msg.chain.m, msg.chain.first_key(p), keystream);
       if (n == 16) {
         vst1q_u8(dst, veorq_u8(p, keystream));
       } else {
@@ -157,21 +167,19 @@ class CeCcm final : public AeadImpl {
       len -= n;
     }
     std::uint8_t t[16];
-    vst1q_u8(t, veorq_u8(chain.value(), tag_mask));
+    vst1q_u8(t, msg.tag());
     std::memcpy(tag.data(), t, tag_len_);
   }
 
   template <int R>
   bool open_rounds(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) const noexcept {
     const RoundKeys<R> rk(ks_.rk);
-    Counter ctr(nonce.data(), nonce_len_);
-    uint8x16_t tag_mask;
-    Chain<R> chain = start(rk, ctr, nonce, aad, in.size(), tag_mask);
+    Message<R> msg = start(rk, nonce, aad, in.size());
     const std::uint8_t* src = in.data();
     std::uint8_t* dst = out.data();
     std::size_t len = in.size();
     if (len > 0) {
-      uint8x16_t keystream = encrypt_block(ks_, ctr.next());
+      uint8x16_t keystream = encrypt_block(ks_, msg.ctr.next());
       while (len > 0) {
         const std::size_t n = len < 16 ? len : 16;
         uint8x16_t p;
@@ -182,15 +190,15 @@ class CeCcm final : public AeadImpl {
           xor_partial(src, dst, n, keystream);
           p = load_partial(dst, n);  // zero-padded, as the MAC absorbs it
         }
-        keystream = ctr.next();  // one block ahead (unused after the last block)
-        mac_and_counter(rk, chain.m, chain.first_key(p), keystream);
+        keystream = msg.ctr.next();  // one block ahead (unused after the last block)
+        mac_and_counter(rk, msg.chain.m, msg.chain.first_key(p), keystream);
         src += n;
         dst += n;
         len -= n;
       }
     }
     std::uint8_t expected[16];
-    vst1q_u8(expected, veorq_u8(chain.value(), tag_mask));
+    vst1q_u8(expected, msg.tag());
     const bool ok = ::wireseal::detail::ct_equal(Bytes(expected, tag_len_), tag);
     ::wireseal::detail::secure_wipe(expected, sizeof(expected));
     return ok;
