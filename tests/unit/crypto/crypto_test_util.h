@@ -78,21 +78,16 @@ inline bool is_hmac(crypto::Primitive primitive) {
 }
 
 // kArmTarget: this build's native backend is backend/arm/ (aarch64 or 32-bit ARM), which
-// serves AES-GCM on aarch64 only (kArm64Target).
+// serves AES-GCM too, but no ChaCha20-Poly1305.
 #if defined(__aarch64__) || defined(__arm__)
 inline constexpr bool kArmTarget = true;
 #else
 inline constexpr bool kArmTarget = false;
 #endif
-#if defined(__aarch64__)
-inline constexpr bool kArm64Target = true;
-#else
-inline constexpr bool kArm64Target = false;
-#endif
 
 // implements tells whether `backend` has code for `primitive` at all, on any CPU of this
 // target: the design, not this machine (the native kernels do no ChaCha20, GCM only on
-// aarch64, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and
+// ARM, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and
 // ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
@@ -106,7 +101,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
                primitive == crypto::Primitive::kHmacSha256;
       }
       if (kArmTarget) {
-        return primitive == crypto::Primitive::kAesGcm ? kArm64Target : !aead_only;
+        return primitive != crypto::Primitive::kChaCha20Poly1305;
       }
       return !aead_only;
     case crypto::Backend::kIpsecMb:

@@ -1,11 +1,11 @@
-// Native AES-GCM on aarch64 with the ARMv8 AES and PMULL instructions.
+// Native AES-GCM with the ARMv8 AES and PMULL instructions, on aarch64 and on 32-bit cores
+// with the AArch32 crypto extensions.
 //
 // GHASH works on field elements in the plain polynomial basis: a GCM block with the bits of
-// every byte reversed (RBIT), read as a little-endian 128-bit integer, has the coefficient of
-// x^i in bit i, so multiplication is a carry-less product (PMULL/PMULL2, four 64x64 products)
-// reduced modulo x^128 + x^7 + x^2 + x + 1 by two more PMULLs with 0x87. Four blocks are
-// multiplied by H^4..H^1 and summed before one reduction. AArch32 has no vector RBIT, so 32-bit
-// ARM keeps OpenSSL's GCM.
+// every byte reversed, read as a little-endian 128-bit integer, has the coefficient of x^i in
+// bit i, so multiplication is a carry-less product (PMULL/PMULL2, four 64x64 products) reduced
+// modulo x^128 + x^7 + x^2 + x + 1 by two more PMULLs with 0x87. Four blocks are multiplied by
+// H^4..H^1 and summed before one reduction.
 //
 // A 12-byte nonce gives J0 = nonce || 1; the payload is AES-CTR from J0 + 1 with a 32-bit
 // counter (the front end bounds messages at 2^32 - 2 blocks, so it never wraps), and the tag is
@@ -18,10 +18,33 @@ namespace {
 
 using namespace aes_ce;
 
-inline uint64x2_t to_field(uint8x16_t block) noexcept {
-  return vreinterpretq_u64_u8(vrbitq_u8(block));
+// reverse_bits_in_bytes reverses the bits of every byte. aarch64 has it as one instruction
+// (RBIT). AArch32 has no vector RBIT, so there each nibble is looked up in a 16-entry table
+// held in registers (VTBL is a register permutation: no memory address depends on the data)
+// and the two reversed nibbles trade places: about seven instructions a block.
+#if defined(__aarch64__)
+inline uint8x16_t reverse_bits_in_bytes(uint8x16_t b) noexcept { return vrbitq_u8(b); }
+#else
+inline uint8x16_t reverse_bits_in_bytes(uint8x16_t b) noexcept {
+  // Entry n: n's four bits reversed, in the low nibble (to_low) or the high one (to_high).
+  const uint8x8x2_t to_low = {{vcreate_u8(0x0e060a020c040800), vcreate_u8(0x0f070b030d050901)}};
+  const uint8x8x2_t to_high = {{vcreate_u8(0xe060a020c0408000), vcreate_u8(0xf070b030d0509010)}};
+  const uint8x16_t low = vandq_u8(b, vdupq_n_u8(0x0f));
+  const uint8x16_t high = vshrq_n_u8(b, 4);
+  const uint8x8_t first =
+      vorr_u8(vtbl2_u8(to_high, vget_low_u8(low)), vtbl2_u8(to_low, vget_low_u8(high)));
+  const uint8x8_t second =
+      vorr_u8(vtbl2_u8(to_high, vget_high_u8(low)), vtbl2_u8(to_low, vget_high_u8(high)));
+  return vcombine_u8(first, second);
 }
-inline uint8x16_t from_field(uint64x2_t x) noexcept { return vrbitq_u8(vreinterpretq_u8_u64(x)); }
+#endif
+
+inline uint64x2_t to_field(uint8x16_t block) noexcept {
+  return vreinterpretq_u64_u8(reverse_bits_in_bytes(block));
+}
+inline uint8x16_t from_field(uint64x2_t x) noexcept {
+  return reverse_bits_in_bytes(vreinterpretq_u8_u64(x));
+}
 
 inline uint64x2_t pmull_lo(uint64x2_t a, uint64x2_t b) noexcept {
   return vreinterpretq_u64_p128(vmull_p64(vgetq_lane_p64(vreinterpretq_p64_u64(a), 0),

@@ -13,7 +13,7 @@ std::unique_ptr<AesModeImpl> make_ce_aes_mode(AesMode mode, Bytes key);
 std::unique_ptr<CmacImpl> make_ce_cmac(Bytes key);
 // aes_ccm_ce.cc: AES-CCM with AESE, nonces of 7..13 bytes.
 std::unique_ptr<AeadImpl> make_ce_ccm(Bytes key, std::size_t tag_len, std::size_t nonce_len);
-// aes_gcm_ce.cc (aarch64 only): AES-GCM with AESE and PMULL, 12-byte nonces.
+// aes_gcm_ce.cc: AES-GCM with AESE and PMULL, 12-byte nonces.
 std::unique_ptr<AeadImpl> make_ce_gcm(Bytes key, std::size_t tag_len);
 
 }  // namespace wireseal::crypto::detail

@@ -3,7 +3,7 @@
 // kernel files' objects, arm_objects.h) and the SHA kernel table. Compiled for the target's
 // baseline: it runs before we know the crypto extensions exist.
 //
-// AES-GCM is served on aarch64 (AES and PMULL; 32-bit ARM has no vector RBIT for its GHASH).
+// AES-GCM is served where AES and PMULL are (aarch64, and 32-bit ARM with the crypto extensions).
 // AES-CTR is served on every NEON core: with the AES instructions where they exist, otherwise
 // with the bit-sliced AES (portable/aes_bitsliced.cc), which unlike OpenSSL's AES on those
 // cores is constant time at every length.
@@ -19,16 +19,10 @@
 
 namespace wireseal::crypto::detail {
 
-#if defined(__aarch64__)
-constexpr bool kHasGcmKernel = true;
-#else
-constexpr bool kHasGcmKernel = false;
-#endif
-
 bool native_supports(Primitive primitive) noexcept {
   switch (primitive) {
     case Primitive::kAesGcm:
-      return kHasGcmKernel && cpu::features().aes && cpu::features().pmull;
+      return cpu::features().aes && cpu::features().pmull;
     case Primitive::kAesCtr:
       return cpu::features().aes || cpu::features().neon;
     case Primitive::kAesCbc:
@@ -51,15 +45,13 @@ std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, s
     case AeadAlgorithm::kAes192Ccm:
     case AeadAlgorithm::kAes256Ccm:
       return make_ce_ccm(key, tag_len, nonce_len);
-#if defined(__aarch64__)
     case AeadAlgorithm::kAes128Gcm:
     case AeadAlgorithm::kAes192Gcm:
     case AeadAlgorithm::kAes256Gcm:
       return make_ce_gcm(key, tag_len);
-#endif
     default:
       throw std::invalid_argument(
-          "wireseal: the native ARM backend implements AES-CCM and (aarch64) AES-GCM only");
+          "wireseal: the native ARM backend implements AES-CCM and AES-GCM only");
   }
 }
 
