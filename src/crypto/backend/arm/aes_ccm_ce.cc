@@ -22,12 +22,6 @@ namespace {
 
 using namespace aes_ce;
 
-inline uint8x16_t load_partial(const std::uint8_t* p, std::size_t len) noexcept {
-  std::uint8_t block[16] = {};
-  std::memcpy(block, p, len);
-  return vld1q_u8(block);
-}
-
 // Counter gives the counter blocks A_1, A_2, ...: A0 with the count in its last bytes. The
 // count stays below 2^(8q) (the message length is bounded by the q-byte length field), so it
 // never reaches the nonce's bytes and is simply ORed into the low half.
@@ -179,7 +173,8 @@ class CeCcm final : public AeadImpl {
     std::uint8_t* dst = out.data();
     std::size_t len = in.size();
     if (len > 0) {
-      uint8x16_t keystream = encrypt_block(ks_, msg.ctr.next());
+      uint8x16_t keystream = msg.ctr.next();
+      encrypt_n<R, 1>(rk, &keystream);
       while (len > 0) {
         const std::size_t n = len < 16 ? len : 16;
         uint8x16_t p;

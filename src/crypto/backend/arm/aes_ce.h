@@ -114,6 +114,13 @@ inline uint8x16_t encrypt_to_last(const RoundKeys<R>& rk, uint8x16_t x, uint8x16
   return vaeseq_u8(x, rk.k[R - 1]);
 }
 
+// load_partial loads `len` (< 16) bytes, zero-padded to a block.
+inline uint8x16_t load_partial(const std::uint8_t* p, std::size_t len) noexcept {
+  std::uint8_t block[16] = {};
+  std::memcpy(block, p, len);
+  return vld1q_u8(block);
+}
+
 // xor_partial XORs `len` (< 16) bytes of `in` with the low bytes of `keystream` into `out`.
 inline void xor_partial(const std::uint8_t* in, std::uint8_t* out, std::size_t len,
                         uint8x16_t keystream) noexcept {
@@ -159,6 +166,11 @@ class Carried32 {
     const std::uint64_t hi = ctr.hi + static_cast<std::uint64_t>(lo < ctr.lo);  // add with carry
     const uint64x2_t words = {__builtin_bswap64(hi), __builtin_bswap64(lo)};
     plus_one_ = vreinterpretq_u32_u64(words);
+  }
+  // store_after_wrap writes the counter block 2^32 blocks on from the start: the carried
+  // upper words with the starting last word.
+  void store_after_wrap(std::uint8_t* block) const noexcept {
+    vst1q_u8(block, vreinterpretq_u8_u32(plus_one_));
   }
   uint8x16_t operator()() noexcept {
     const std::uint32_t wrapped = 0U - static_cast<std::uint32_t>(low_ < first_);

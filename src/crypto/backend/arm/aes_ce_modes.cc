@@ -4,7 +4,6 @@
 // on current cores (Cortex-A53's pipeline is two deep, Neoverse's four); CBC encryption and
 // CMAC are serial by definition and run one block at a time.
 #include <algorithm>
-#include <cstring>
 
 #include "backend/arm/aes_ce.h"
 #include "backend/arm/arm_objects.h"
@@ -18,31 +17,25 @@ using namespace aes_ce;
 constexpr int kLanes = 8;  // CBC decryption's blocks in flight
 
 // Carried32 lets the counter's last word wrap once, so a call longer than 2^32 blocks (64 GiB,
-// possible on aarch64 only) goes in pieces of 2^32 blocks, each from the counter whose 96 high
-// bits the previous piece carried into.
+// possible on aarch64 only) goes in pieces of 2^32 blocks, each starting from the counter the
+// previous piece's generator carried into.
 template <int R>
 void ctr_xor(const Schedule& ks, const std::uint8_t* counter_block, const std::uint8_t* in,
              std::uint8_t* out, std::size_t len) noexcept {
   const RoundKeys<R> rk(ks.rk);
   constexpr std::uint64_t kPiece = std::uint64_t{16} << 32;
-  if (std::uint64_t{len} <= kPiece) {
-    ctr_xor_with(rk, Carried32(counter_block), in, out, len);
-    return;
-  }
-  std::uint8_t block[16];
-  std::memcpy(block, counter_block, sizeof(block));
-  while (len > 0) {
+  std::uint8_t next_piece[16];
+  for (const std::uint8_t* counter = counter_block;; counter = next_piece) {
+    const Carried32 blocks(counter);
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, kPiece));
-    ctr_xor_with(rk, Carried32(block), in, out, n);
-    unsigned carry = 1;  // the next piece's counter: the 96 high bits plus one, branch-free
-    for (int i = 11; i >= 0; --i) {
-      carry += block[i];
-      block[i] = static_cast<std::uint8_t>(carry);
-      carry >>= 8;
+    ctr_xor_with(rk, blocks, in, out, n);
+    len -= n;
+    if (len == 0) {
+      return;
     }
+    blocks.store_after_wrap(next_piece);
     in += n;
     out += n;
-    len -= n;
   }
 }
 
