@@ -10,8 +10,8 @@
 // Layout (Käsper and Schwabe's): plane[i] holds bit i of every byte of the eight blocks. Byte j
 // of a plane is AES state byte j (column-major: row j % 4, column j / 4), and its bit k is
 // block k's. In that form
-//   SubBytes    is Boyar and Peralta's 128-gate depth-16 circuit over the eight planes
-//               (32 + 2 ANDs; the S-box's affine constant 0x63 is folded into the round keys);
+//   SubBytes    is Boyar and Peralta's 115-gate circuit over the eight planes (32 ANDs; the
+//               S-box's affine constant 0x63 is folded into the round keys);
 //   ShiftRows   is one byte shuffle of each plane;
 //   MixColumns  is rotations of the bytes within each plane's 32-bit columns, and XORs;
 //   AddRoundKey is eight XORs with the round key spread to planes (0x00 or 0xff per byte).
@@ -46,6 +46,17 @@ constexpr int kPlanes = 8;
 constexpr int kBlocks = 8;  // blocks per call of the cipher: one per bit of a plane's byte
 constexpr std::size_t kBatchBytes = 16 * kBlocks;
 constexpr int kMaxRounds = 14;
+
+#if defined(__arm__) && defined(__ARM_NEON)
+// AArch32: the rounds are assembly generated from this file's S-box circuit, with the values
+// that do not fit in NEON's registers spilled by a register allocator rather than by GCC
+// (backend/arm/aes_bitsliced_armv7.S, scripts/gen-aes-bitsliced-armv7.py). Its middle rounds
+// keep the planes' bytes row-major, so their round keys are laid out that way.
+extern "C" void wireseal_aes_bitsliced8_armv7(V8* planes, const V8* round_keys, int rounds);
+constexpr bool kAssemblyRounds = true;
+#else
+constexpr bool kAssemblyRounds = false;
+#endif
 
 // load and store are single NEON instructions (vld1/vst1, any alignment) where NEON exists.
 [[gnu::always_inline]] inline V8 load(const std::uint8_t* p) noexcept {
@@ -98,50 +109,51 @@ template <int N>
   }
 }
 
-// sub_bytes is the S-box circuit of Boyar and Peralta, "A depth-16 circuit for the AES S-box"
-// (2011), on planes: its inputs U0..U7 and outputs S0..S7 run from the most significant bit,
-// so U_j is plane 7 - j. Its four XNORs are XORs here; the missing NOTs are the S-box's 0x63,
-// which the round keys carry instead (expand_planes).
+// sub_bytes is Boyar and Peralta's smallest S-box circuit ("A new combinational logic
+// minimization technique with applications to cryptology", 2010): 115 gates, 32 of them ANDs
+// (their depth-16 circuit, used here before, has 128). On planes, its inputs U0..U7 and outputs
+// S0..S7 run from the most significant bit, so U_j is plane 7 - j and S_j goes to plane 7 - j. Its
+// four XNORs (S1, S2, S6, S7) are XORs here; the missing NOTs are the S-box's 0x63, which the
+// round keys carry instead (expand_planes). scripts/gen-aes-bitsliced-armv7.py reads the
+// circuit from this function for the AArch32 assembly: keep the one-gate-per-name form.
 [[gnu::always_inline]] inline void sub_bytes(V8* b) noexcept {
   const V8 u0 = b[7], u1 = b[6], u2 = b[5], u3 = b[4];
   const V8 u4 = b[3], u5 = b[2], u6 = b[1], u7 = b[0];
-  // Top linear layer.
-  const V8 t1 = u0 ^ u3, t2 = u0 ^ u5, t3 = u0 ^ u6, t4 = u3 ^ u5, t5 = u4 ^ u6;
-  const V8 t6 = t1 ^ t5, t7 = u1 ^ u2, t8 = u7 ^ t6, t9 = u7 ^ t7, t10 = t6 ^ t7;
-  const V8 t11 = u1 ^ u5, t12 = u2 ^ u5, t13 = t3 ^ t4, t14 = t6 ^ t11, t15 = t5 ^ t11;
-  const V8 t16 = t5 ^ t12, t17 = t9 ^ t16, t18 = u3 ^ u7, t19 = t7 ^ t18, t20 = t1 ^ t19;
-  const V8 t21 = u6 ^ u7, t22 = t7 ^ t21, t23 = t2 ^ t22, t24 = t2 ^ t10, t25 = t20 ^ t17;
-  const V8 t26 = t3 ^ t16, t27 = t1 ^ t12;
-  // Middle, non-linear layer: inversion in GF(2^4)^2.
-  const V8 m1 = t13 & t6, m2 = t23 & t8, m3 = t14 ^ m1, m4 = t19 & u7, m5 = m4 ^ m1;
-  const V8 m6 = t3 & t16, m7 = t22 & t9, m8 = t26 ^ m6, m9 = t20 & t17, m10 = m9 ^ m6;
-  const V8 m11 = t1 & t15, m12 = t4 & t27, m13 = m12 ^ m11, m14 = t2 & t10, m15 = m14 ^ m11;
-  const V8 m16 = m3 ^ m2, m17 = m5 ^ t24, m18 = m8 ^ m7, m19 = m10 ^ m15, m20 = m16 ^ m13;
-  const V8 m21 = m17 ^ m15, m22 = m18 ^ m13, m23 = m19 ^ t25, m24 = m22 ^ m23;
-  const V8 m25 = m22 & m20, m26 = m21 ^ m25, m27 = m20 ^ m21, m28 = m23 ^ m25;
-  const V8 m29 = m28 & m27, m30 = m26 & m24, m31 = m20 & m23, m32 = m27 & m31;
-  const V8 m33 = m27 ^ m25, m34 = m21 & m22, m35 = m24 & m34, m36 = m24 ^ m25;
-  const V8 m37 = m21 ^ m29, m38 = m32 ^ m33, m39 = m23 ^ m30, m40 = m35 ^ m36;
-  const V8 m41 = m38 ^ m40, m42 = m37 ^ m39, m43 = m37 ^ m38, m44 = m39 ^ m40, m45 = m42 ^ m41;
-  const V8 m46 = m44 & t6, m47 = m40 & t8, m48 = m39 & u7, m49 = m43 & t16, m50 = m38 & t9;
-  const V8 m51 = m37 & t17, m52 = m42 & t15, m53 = m45 & t27, m54 = m41 & t10;
-  const V8 m55 = m44 & t13, m56 = m40 & t23, m57 = m39 & t19, m58 = m43 & t3;
-  const V8 m59 = m38 & t22, m60 = m37 & t20, m61 = m42 & t1, m62 = m45 & t4, m63 = m41 & t2;
+  // Top linear layer: 23 XORs.
+  const V8 y14 = u3 ^ u5, y13 = u0 ^ u6, y9 = u0 ^ u3, y8 = u0 ^ u5, t0 = u1 ^ u2, y1 = t0 ^ u7;
+  const V8 y4 = y1 ^ u3, y12 = y13 ^ y14, y2 = y1 ^ u0, y5 = y1 ^ u6, y3 = y5 ^ y8, t1 = u4 ^ y12;
+  const V8 y15 = t1 ^ u5, y20 = t1 ^ u1, y6 = y15 ^ u7, y10 = y15 ^ t0, y11 = y20 ^ y9;
+  const V8 y7 = u7 ^ y11, y17 = y10 ^ y11, y19 = y10 ^ y8, y16 = t0 ^ y11, y21 = y13 ^ y16;
+  const V8 y18 = u0 ^ y16;
+  // Middle, non-linear layer: inversion in GF(2^4)^2 (32 ANDs).
+  const V8 t2 = y12 & y15, t3 = y3 & y6, t4 = t3 ^ t2, t5 = y4 & u7, t6 = t5 ^ t2, t7 = y13 & y16;
+  const V8 t8 = y5 & y1, t9 = t8 ^ t7, t10 = y2 & y7, t11 = t10 ^ t7, t12 = y9 & y11;
+  const V8 t13 = y14 & y17, t14 = t13 ^ t12, t15 = y8 & y10, t16 = t15 ^ t12, t17 = t4 ^ t14;
+  const V8 t18 = t6 ^ t16, t19 = t9 ^ t14, t20 = t11 ^ t16, t21 = t17 ^ y20, t22 = t18 ^ y19;
+  const V8 t23 = t19 ^ y21, t24 = t20 ^ y18, t25 = t21 ^ t22, t26 = t21 & t23, t27 = t24 ^ t26;
+  const V8 t28 = t25 & t27, t29 = t28 ^ t22, t30 = t23 ^ t24, t31 = t22 ^ t26, t32 = t31 & t30;
+  const V8 t33 = t32 ^ t24, t34 = t23 ^ t33, t35 = t27 ^ t33, t36 = t24 & t35, t37 = t36 ^ t34;
+  const V8 t38 = t27 ^ t36, t39 = t29 & t38, t40 = t25 ^ t39, t41 = t40 ^ t37, t42 = t29 ^ t33;
+  const V8 t43 = t29 ^ t40, t44 = t33 ^ t37, t45 = t42 ^ t41, z0 = t44 & y15, z1 = t37 & y6;
+  const V8 z2 = t33 & u7, z3 = t43 & y16, z4 = t40 & y1, z5 = t29 & y7, z6 = t42 & y11;
+  const V8 z7 = t45 & y17, z8 = t41 & y10, z9 = t44 & y12, z10 = t37 & y3, z11 = t33 & y4;
+  const V8 z12 = t43 & y13, z13 = t40 & y5, z14 = t29 & y2, z15 = t42 & y9, z16 = t45 & y14;
+  const V8 z17 = t41 & y8;
   // Bottom linear layer.
-  const V8 l0 = m61 ^ m62, l1 = m50 ^ m56, l2 = m46 ^ m48, l3 = m47 ^ m55, l4 = m54 ^ m58;
-  const V8 l5 = m49 ^ m61, l6 = m62 ^ l5, l7 = m46 ^ l3, l8 = m51 ^ m59, l9 = m52 ^ m53;
-  const V8 l10 = m53 ^ l4, l11 = m60 ^ l2, l12 = m48 ^ m51, l13 = m50 ^ l0, l14 = m52 ^ m61;
-  const V8 l15 = m55 ^ l1, l16 = m56 ^ l0, l17 = m57 ^ l1, l18 = m58 ^ l8, l19 = m63 ^ l4;
-  const V8 l20 = l0 ^ l1, l21 = l1 ^ l7, l22 = l3 ^ l12, l23 = l18 ^ l2, l24 = l15 ^ l9;
-  const V8 l25 = l6 ^ l10, l26 = l7 ^ l9, l27 = l8 ^ l10, l28 = l11 ^ l14, l29 = l11 ^ l17;
-  b[7] = l6 ^ l24;
-  b[6] = l16 ^ l26;  // XNOR in the circuit
-  b[5] = l19 ^ l28;  // XNOR
-  b[4] = l6 ^ l21;
-  b[3] = l20 ^ l22;
-  b[2] = l25 ^ l29;
-  b[1] = l13 ^ l27;  // XNOR
-  b[0] = l6 ^ l23;   // XNOR
+  const V8 t46 = z15 ^ z16, t47 = z10 ^ z11, t48 = z5 ^ z13, t49 = z9 ^ z10, t50 = z2 ^ z12;
+  const V8 t51 = z2 ^ z5, t52 = z7 ^ z8, t53 = z0 ^ z3, t54 = z6 ^ z7, t55 = z16 ^ z17;
+  const V8 t56 = z12 ^ t48, t57 = t50 ^ t53, t58 = z4 ^ t46, t59 = z3 ^ t54, t60 = t46 ^ t57;
+  const V8 t61 = z14 ^ t57, t62 = t52 ^ t58, t63 = t49 ^ t58, t64 = z4 ^ t59, t65 = t61 ^ t62;
+  const V8 t66 = z1 ^ t63, s0 = t59 ^ t63, s6 = t56 ^ t62, s7 = t48 ^ t60, t67 = t64 ^ t65;
+  const V8 s3 = t53 ^ t66, s4 = t51 ^ t66, s5 = t47 ^ t65, s1 = t64 ^ s3, s2 = t55 ^ t67;
+  b[7] = s0;
+  b[6] = s1;
+  b[5] = s2;
+  b[4] = s3;
+  b[3] = s4;
+  b[2] = s5;
+  b[1] = s6;
+  b[0] = s7;
 }
 
 [[gnu::always_inline]] inline void shift_rows(V8* b) noexcept {
@@ -204,16 +216,19 @@ struct PlaneKeys {
 // expand_planes spreads every round key bit to a whole byte of its plane. Round keys 1..R also
 // carry the S-box's 0x63 (bits 0, 1, 5 and 6): sub_bytes leaves it out, and ShiftRows and
 // MixColumns carry a constant byte through unchanged (2 + 3 + 1 + 1 = 1 in GF(2^8)), so adding
-// it with the next round key restores every byte exactly.
+// it with the next round key restores every byte exactly. For the assembly rounds, the keys
+// of rounds 1 .. R - 1 go row-major: column-major byte 4c + r to byte 4r + c.
 void expand_planes(const AesRoundKeys& keys, PlaneKeys& out) noexcept {
   constexpr std::uint8_t kSboxConstant = 0x63;
   for (int r = 0; r <= keys.rounds; ++r) {
+    const bool row_major = kAssemblyRounds && r > 0 && r < keys.rounds;
     for (int i = 0; i < kPlanes; ++i) {
       std::uint8_t plane[16];
       const auto constant = static_cast<std::uint8_t>(r == 0 ? 0 : 0 - ((kSboxConstant >> i) & 1));
       for (int j = 0; j < 16; ++j) {
         const auto bit = static_cast<std::uint8_t>((keys.bytes[r][j] >> i) & 1);
-        plane[j] = static_cast<std::uint8_t>((0 - bit) ^ constant);
+        plane[row_major ? 4 * (j % 4) + j / 4 : j] =
+            static_cast<std::uint8_t>((0 - bit) ^ constant);
       }
       out.rk[r][i] = load(plane);
       ::wireseal::detail::secure_wipe(plane, sizeof(plane));
@@ -224,6 +239,12 @@ void expand_planes(const AesRoundKeys& keys, PlaneKeys& out) noexcept {
 
 // encrypt_planes is the cipher on eight blocks in plane form.
 [[gnu::always_inline]] inline void encrypt_planes(const PlaneKeys& keys, V8* b) noexcept {
+  if constexpr (kAssemblyRounds) {
+#if defined(__arm__) && defined(__ARM_NEON)
+    wireseal_aes_bitsliced8_armv7(b, keys.rk[0], keys.rounds);
+    return;
+#endif
+  }
   add_round_key(b, keys.rk[0]);
   for (int r = 1; r < keys.rounds; ++r) {
     sub_bytes(b);
