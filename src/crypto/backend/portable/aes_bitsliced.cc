@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
@@ -48,12 +49,22 @@ constexpr std::size_t kBatchBytes = 16 * kBlocks;
 constexpr int kMaxRounds = 14;
 
 #if defined(__arm__) && defined(__ARM_NEON)
-// AArch32: the rounds are assembly generated from this file's S-box circuit, with the values
-// that do not fit in NEON's registers spilled by a register allocator rather than by GCC
-// (backend/arm/aes_bitsliced_armv7.S, scripts/gen-aes-bitsliced-armv7.py). Its middle rounds
-// keep the planes' bytes row-major, so their round keys are laid out that way.
-extern "C" void wireseal_aes_bitsliced8_armv7(V8* planes, const V8* round_keys, int rounds);
+// AArch32: whole CTR batches are assembly generated from this file's S-box circuit, with the
+// values that do not fit in NEON's registers spilled by a register allocator rather than by
+// GCC (backend/arm/aes_bitsliced_armv7.S, scripts/gen-aes-bitsliced-armv7.py). Its middle
+// rounds keep the planes' bytes row-major, so their round keys are laid out that way.
 constexpr bool kAssemblyRounds = true;
+
+// The assembly's view of one CTR call: read, and the counter advanced, batch by batch.
+struct BitslicedCtrState {
+  const void* round_keys;  // (rounds + 1) x 8 planes
+  std::int32_t rounds;
+  std::uint32_t counter[4];  // the counter block's big-endian words, most significant first
+};
+static_assert(offsetof(BitslicedCtrState, rounds) == 4 &&
+              offsetof(BitslicedCtrState, counter) == 8);
+extern "C" void wireseal_aes_bitsliced_ctr_armv7(const std::uint8_t* in, std::uint8_t* out,
+                                                 std::size_t batches, BitslicedCtrState* state);
 #else
 constexpr bool kAssemblyRounds = false;
 #endif
@@ -239,12 +250,6 @@ void expand_planes(const AesRoundKeys& keys, PlaneKeys& out) noexcept {
 
 // encrypt_planes is the cipher on eight blocks in plane form.
 [[gnu::always_inline]] inline void encrypt_planes(const PlaneKeys& keys, V8* b) noexcept {
-  if constexpr (kAssemblyRounds) {
-#if defined(__arm__) && defined(__ARM_NEON)
-    wireseal_aes_bitsliced8_armv7(b, keys.rk[0], keys.rounds);
-    return;
-#endif
-  }
   add_round_key(b, keys.rk[0]);
   for (int r = 1; r < keys.rounds; ++r) {
     sub_bytes(b);
@@ -290,6 +295,29 @@ class BitslicedAesCtr final : public AesModeImpl {
 
   // All of a batch's input is loaded before its output is stored, so in == out is safe.
   void ctr(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept override {
+#if defined(__arm__) && defined(__ARM_NEON)
+    ctr_assembly(counter_block, in, out);
+#else
+    ctr_vectors(counter_block, in, out);
+#endif
+  }
+  // Never called: the factory builds this object for AES-CTR only (AesCtr never asks for CBC).
+  // Should they be, they fail closed and write no data-dependent byte.
+  void cbc_encrypt(const std::uint8_t* /*iv*/, Bytes /*in*/, MutableBytes out) noexcept override {
+    fail_closed(out);
+  }
+  void cbc_decrypt(const std::uint8_t* /*iv*/, Bytes /*in*/, MutableBytes out) noexcept override {
+    fail_closed(out);
+  }
+
+ private:
+  static void fail_closed(MutableBytes out) noexcept {
+    if (!out.empty()) {
+      std::memset(out.data(), 0, out.size());
+    }
+  }
+
+  void ctr_vectors(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept {
     const Counter128 counter(counter_block);
     std::uint64_t hi = counter.hi;
     std::uint64_t lo = counter.lo;
@@ -319,21 +347,31 @@ class BitslicedAesCtr final : public AesModeImpl {
       len -= n;
     }
   }
-  // Never called: the factory builds this object for AES-CTR only (AesCtr never asks for CBC).
-  // Should they be, they fail closed and write no data-dependent byte.
-  void cbc_encrypt(const std::uint8_t* /*iv*/, Bytes /*in*/, MutableBytes out) noexcept override {
-    fail_closed(out);
-  }
-  void cbc_decrypt(const std::uint8_t* /*iv*/, Bytes /*in*/, MutableBytes out) noexcept override {
-    fail_closed(out);
-  }
 
- private:
-  static void fail_closed(MutableBytes out) noexcept {
-    if (!out.empty()) {
-      std::memset(out.data(), 0, out.size());
+#if defined(__arm__) && defined(__ARM_NEON)
+  // The assembly takes whole 128-byte batches; a last partial one is encrypted in a buffer.
+  void ctr_assembly(const std::uint8_t* counter_block, Bytes in, MutableBytes out) noexcept {
+    BitslicedCtrState state{keys_.rk[0], keys_.rounds, {}};
+    for (int w = 0; w < 4; ++w) {
+      std::uint32_t be;
+      std::memcpy(&be, counter_block + 4 * w, 4);
+      state.counter[w] = __builtin_bswap32(be);
     }
+    const std::size_t batches = in.size() / kBatchBytes;
+    if (batches > 0) {
+      wireseal_aes_bitsliced_ctr_armv7(in.data(), out.data(), batches, &state);
+    }
+    if (const std::size_t rest = in.size() % kBatchBytes; rest != 0) {
+      std::uint8_t batch[kBatchBytes];
+      const std::size_t done = in.size() - rest;
+      std::memcpy(batch, in.data() + done, rest);
+      wireseal_aes_bitsliced_ctr_armv7(batch, batch, 1, &state);
+      std::memcpy(out.data() + done, batch, rest);
+      ::wireseal::detail::secure_wipe(batch, sizeof(batch));
+    }
+    ::wireseal::detail::secure_wipe(&state, sizeof(state));
   }
+#endif
 
   PlaneKeys keys_;
 };
