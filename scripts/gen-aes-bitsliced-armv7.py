@@ -19,13 +19,19 @@ into the last round's ShiftRows on the way out.
     scripts/gen-aes-bitsliced-armv7.py --check    # exit 1 if the .S file is not what this writes
 """
 import argparse
+import json
+import math
 import pathlib
+import random
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src/crypto/backend/portable/aes_bitsliced.cc"
 OUTPUT = ROOT / "src/crypto/backend/arm/aes_bitsliced_armv7.S"
+# The operation orders --anneal found, as indices into each segment's program (data, so that
+# generating stays fast; a circuit change makes them stale and the seeds' orders take over).
+ORDERS = ROOT / "scripts/gen-aes-bitsliced-armv7.orders.json"
 
 NUM_QREGS = 16
 # Core registers free to point at spill slots (r0 planes, r1 round keys, r2 rounds left,
@@ -60,7 +66,8 @@ class Program:
       xor, and      out = a op b
       ext           out = VEXT(a, a, imm): rotate the 16 bytes down by imm
       tbl           out = VTBL(a, index) (out must differ from a and index)
-      ark           out = a ^ next round-key plane (loaded into out first, so out differs from a)
+      ark2          out, out' = a ^ next round-key plane, b ^ the one after: both planes loaded by
+                    one VLD1 into a register pair (so the outs differ from a and b)
       index         out = the ShiftRows table at label imm (re-loadable, never spilled)
     """
 
@@ -74,8 +81,13 @@ class Program:
 
     def emit(self, kind, ins, imm=None, hint="v"):
         out = self.new(hint)
-        self.ops.append((kind, out, tuple(ins), imm))
+        self.ops.append((kind, (out,), tuple(ins), imm))
         return out
+
+    def emit2(self, kind, ins, hints):
+        outs = tuple(self.new(h) for h in hints)
+        self.ops.append((kind, outs, tuple(ins), None))
+        return outs
 
 
 def sub_bytes(p, planes):
@@ -115,14 +127,19 @@ def mix_columns(p, b):
 
 
 def add_round_key(p, planes):
-    return [p.emit("ark", (x,), hint=f"k{i}") for i, x in enumerate(planes)]
+    out = []
+    for i in range(0, 8, 2):
+        out += p.emit2("ark2", (planes[i], planes[i + 1]), (f"k{i}", f"k{i + 1}"))
+    return out
 
 
 def first_segment():
-    """Round key 0 (column-major), then the planes into row-major order."""
+    """Round key 0, then round 1, whose ShiftRows also takes the planes from column-major to
+    row-major byte order."""
     p = Program()
     planes = [f"in{i}" for i in range(8)]
-    return p, planes, shuffle(p, add_round_key(p, planes), ".Lto_row_major")
+    b = shuffle(p, sub_bytes(p, add_round_key(p, planes)), ".Lshift_rows_to_row_major")
+    return p, planes, add_round_key(p, mix_columns(p, b))
 
 
 def middle_round():
@@ -147,7 +164,7 @@ def schedule(ops, outputs, rng=None):
     """Reorders ops: among those whose inputs are ready, take the one that frees the most
     registers (inputs at their last use) for the one it takes; ties go to program order. The
     round-key loads keep their order (they walk the key pointer), as do table loads."""
-    producer = {op[1]: n for n, op in enumerate(ops)}
+    producer = {out: n for n, op in enumerate(ops) for out in op[1]}
     remaining_uses = {}
     for op in ops:
         for x in op[2]:
@@ -156,7 +173,7 @@ def schedule(ops, outputs, rng=None):
         remaining_uses[x] = remaining_uses.get(x, 0) + 1
     done = set()
     order = []
-    ark_positions = [n for n, op in enumerate(ops) if op[0] == "ark"]
+    ark_positions = [n for n, op in enumerate(ops) if op[0] == "ark2"]
     pending = set(range(len(ops)))
     while pending:
         best = None
@@ -164,10 +181,10 @@ def schedule(ops, outputs, rng=None):
             kind, out, ins, _ = ops[n]
             if any(x in producer and producer[x] not in done for x in ins):
                 continue
-            if kind == "ark" and ark_positions[len([a for a in done if ops[a][0] == "ark"])] != n:
+            if kind == "ark2" and ark_positions[len([a for a in done if ops[a][0] == "ark2"])] != n:
                 continue
             freed = sum(1 for x in set(ins) if remaining_uses[x] == ins.count(x))
-            score = freed - 1 + (rng.random() * 1.5 if rng else 0)
+            score = freed - len(ops[n][1]) + (rng.random() * 1.5 if rng else 0)
             if kind == "index":
                 score = -2  # load the table only when nothing better is ready
             if best is None or score > best[0]:
@@ -203,7 +220,7 @@ class Allocator:
         for n, (_, _, ins, _) in enumerate(ops):
             for x in ins:
                 self.uses.setdefault(x, []).append(n)
-        self.index_label = {op[1]: op[3] for op in ops if op[0] == "index"}
+        self.index_label = {op[1][0]: op[3] for op in ops if op[0] == "index"}
 
     def next_use(self, value, now):
         for n in self.uses.get(value, []):
@@ -248,6 +265,26 @@ class Allocator:
         self.store(victim)
         return self.reg.pop(victim)
 
+    def take_pair(self, now, keep, prefer=None):
+        """Two consecutive q registers (one VLD1 of four d registers fills them): the preferred
+        pair if it is free, else the free pair, else the pair whose eviction costs least."""
+        def cost(n):
+            holders = [v for v in self.reg if self.reg[v] in (n, n + 1)]
+            if any(v in keep for v in holders):
+                return None
+            stores = sum(1 for v in holders if v not in self.slot and v not in self.index_label)
+            soonest = min((self.next_use(v, now) or 0 for v in holders), default=1 << 20)
+            return (stores, -soonest, n != prefer, n)
+        candidates = [(cost(n), n) for n in range(NUM_QREGS - 1)]
+        _, n = min((c, n) for c, n in candidates if c is not None)
+        for v in [v for v in self.reg if self.reg[v] in (n, n + 1)]:
+            self.store(v)
+            del self.reg[v]
+        for q in (n, n + 1):
+            if q in self.free_regs:
+                self.free_regs.remove(q)
+        return n
+
     def load(self, value, now, keep):
         q = self.take_register(now, keep)
         if value in self.index_label:
@@ -274,27 +311,29 @@ class Allocator:
                 self.free_slots.sort()
 
     def run(self):
-        for n, (kind, out, ins, imm) in enumerate(self.ops):
+        for n, (kind, outs, ins, imm) in enumerate(self.ops):
             keep = set(ins)
             for x in ins:
                 if x not in self.reg and kind != "index":
                     self.load(x, n, keep)
             in_regs = [self.reg[x] for x in ins]
-            prefer = self.exits.get(out)
-            early_clobber = kind in ("tbl", "ark", "index")
-            if not early_clobber:
+            prefer = self.exits.get(outs[0])
+            if kind == "ark2":
+                q = self.take_pair(n, keep, prefer)
+            elif kind in ("tbl", "index"):
+                q = self.take_register(n, keep, prefer)
+            else:  # the output may take the register of an input read for the last time
                 for x in set(ins):
                     self.release_if_dead(x, n)
                 q = self.take_register(n, keep, prefer)
-            else:
-                q = self.take_register(n, keep, prefer)
-            self.reg[out] = q
+            for k, out in enumerate(outs):
+                self.reg[out] = q + k
             self.emit(kind, q, in_regs, imm)
-            if early_clobber:
-                for x in set(ins):
-                    self.release_if_dead(x, n)
-            if self.next_use(out, n + 1) is None:
-                self.release_if_dead(out, n)
+            for x in set(ins):
+                self.release_if_dead(x, n)
+            for out in outs:
+                if self.next_use(out, n + 1) is None:
+                    self.release_if_dead(out, n)
         self.settle_exits()
         return self.lines
 
@@ -311,9 +350,10 @@ class Allocator:
             table = f"{{d{2 * a}, d{2 * a + 1}}}"
             self.lines.append(f"vtbl.8 d{2 * q}, {table}, d{2 * index}")
             self.lines.append(f"vtbl.8 d{2 * q + 1}, {table}, d{2 * index + 1}")
-        elif kind == "ark":
-            self.lines.append(f"vld1.64 {d_pair(q)}, [r1:64]!")
+        elif kind == "ark2":
+            self.lines.append(f"vld1.64 {{d{2 * q}-d{2 * q + 3}}}, [r1:64]!")
             self.lines.append(f"veor {d(q)}, {d(q)}, {d(ins[0])}")
+            self.lines.append(f"veor {d(q + 1)}, {d(q + 1)}, {d(ins[1])}")
         elif kind == "index":  # r3 points at the segment's table (set before the segment)
             self.lines.append(f"vld1.64 {d_pair(q)}, [r3:128]")
         else:
@@ -361,16 +401,75 @@ class Allocator:
 
 # The list scheduler's random tie-breaks that gave the fewest instructions (--search N finds
 # them; the output depends only on these and the circuit).
-SEEDS = {"first_segment": None, "middle_round": 820, "last_round": 283}
+SEEDS = {"first_segment": 322, "middle_round": 97, "last_round": 704}
+
+
+def allocate_order(ops, planes, outs):
+    a = Allocator(ops, {x: i for i, x in enumerate(planes)}, {x: i for i, x in enumerate(outs)})
+    return a.run(), a
 
 
 def allocate(builder, seed):
-    import random
-
+    """The segment's code: the order stored in ORDERS if it fits today's program, else the list
+    scheduler's with the seed's tie-breaks."""
     p, planes, outs = builder()
-    ops = schedule(p.ops, outs, random.Random(seed) if seed is not None else None)
-    a = Allocator(ops, {x: i for i, x in enumerate(planes)}, {x: i for i, x in enumerate(outs)})
-    return a.run(), a
+    stored = load_orders().get(builder.__name__)
+    if stored is not None and sorted(stored) == list(range(len(p.ops))) and \
+            is_valid_order([p.ops[n] for n in stored], planes):
+        return allocate_order([p.ops[n] for n in stored], planes, outs)
+    return allocate_order(schedule(p.ops, outs, random.Random(seed)), planes, outs)
+
+
+def load_orders():
+    return json.loads(ORDERS.read_text()) if ORDERS.exists() else {}
+
+
+def is_valid_order(ops, planes):
+    """Every input defined before use, and the key-pair loads in key order."""
+    defined = set(planes)
+    arks = [op[1] for op in ops if op[0] == "ark2"]
+    expected = sorted(arks, key=lambda outs: [int(o.split(".")[1]) for o in outs])
+    if arks != expected:
+        return False
+    for _, outs, ins, _ in ops:
+        if any(x not in defined for x in ins):
+            return False
+        defined.update(outs)
+    return True
+
+
+def anneal(builder, seed, iterations):
+    """Local search over the segment's order from the list scheduler's: move one operation to
+    another place between its inputs' definitions and its outputs' first uses, keep the move if
+    the allocated code is no longer (or, early on, not much longer). Returns the best order as
+    indices into the program, and its length."""
+    p, planes, outs = builder()
+    index = {op[1]: n for n, op in enumerate(p.ops)}
+    order = schedule(p.ops, outs, random.Random(seed))
+    rng = random.Random(seed)
+    cost = len(allocate_order(order, planes, outs)[0])
+    best = (cost, list(order))
+    for step in range(iterations):
+        temperature = 0.7 * (1 - step / iterations)
+        i = rng.randrange(len(order))
+        op = order[i]
+        if op[0] in ("ark2", "index"):
+            continue
+        position = {o: k for k, x in enumerate(order) for o in x[1]}
+        lo = max([position[x] + 1 for x in op[2] if x in position] + [0])
+        hi = min([k for k, x in enumerate(order) if set(op[1]) & set(x[2])] + [len(order)])
+        # With op taken out, the later ops move down one: its new index t may be lo .. hi - 1.
+        t = rng.randrange(lo, hi)
+        if t == i:
+            continue
+        moved = order[:i] + order[i + 1:]
+        moved.insert(t, op)
+        c = len(allocate_order(moved, planes, outs)[0])
+        if c <= cost or (temperature > 0 and rng.random() < math.exp((cost - c) / temperature)):
+            order, cost = moved, c
+            if c < best[0]:
+                best = (c, list(order))
+    return [index[op[1]] for op in best[1]], best[0]
 
 
 def table_bytes(position):
@@ -379,8 +478,9 @@ def table_bytes(position):
 
 
 TABLES = {
-    # Column-major (byte 4c + r) to row-major (byte 4r + c): a 4x4 byte transposition.
-    ".Lto_row_major": lambda p: 4 * (p % 4) + p // 4,
+    # ShiftRows from column-major (byte 4c + r) planes to row-major ones (byte 4r + c): output
+    # byte 4r + c is row r's byte (c + r) % 4.
+    ".Lshift_rows_to_row_major": lambda p: 4 * ((p % 4 + p // 4) % 4) + p // 4,
     # ShiftRows on row-major planes: row r turns left by r bytes.
     ".Lshift_rows": lambda p: 4 * (p // 4) + (p % 4 + p // 4) % 4,
     # ShiftRows, then back to column-major: output byte 4c + r is row r's byte (c + r) % 4.
@@ -483,10 +583,10 @@ def generate():
         "\t@ Spill slot k is at sp + 16k; slots 1.. are reached through these registers.",
     ]
     out += [f"\tadd {r}, sp, #{16 * (k + 1)}" for k, r in enumerate(pointers)]
-    out += ["\tadr r3, .Lto_row_major"]
-    out += segment_text("Round key 0, then row-major byte order.", first)
+    out += ["\tadr r3, .Lshift_rows_to_row_major"]
+    out += segment_text("Round key 0; round 1, into row-major byte order.", first)
     out += [
-        "\tsub r2, r2, #1",
+        "\tsub r2, r2, #2",
         "\tadr r3, .Lshift_rows",
         ".Lround:",
     ]
@@ -533,11 +633,19 @@ def main():
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     parser.add_argument("--search", type=int, metavar="N",
                         help="try N scheduler seeds per round and print the best")
+    parser.add_argument("--anneal", type=int, metavar="N",
+                        help="N steps of local search from each seed's order; store the orders")
     args = parser.parse_args()
+    if args.anneal:
+        orders = {}
+        for builder in (first_segment, middle_round, last_round):
+            orders[builder.__name__], length = anneal(builder, SEEDS[builder.__name__],
+                                                      args.anneal)
+            print(f"{builder.__name__}: {length} instructions", flush=True)
+        ORDERS.write_text(json.dumps(orders) + "\n")
+        return 0
     if args.search:
-        import random
-
-        for builder in (middle_round, last_round):
+        for builder in (first_segment, middle_round, last_round):
             best = None
             for seed in range(args.search):
                 lines, _ = allocate(builder, seed)
