@@ -241,13 +241,7 @@ class Allocator:
             return  # already in memory: a spill slot, or the table itself
         slot = self.free_slots.pop(0)
         self.slot[value] = slot
-        pointer = self.slot_address(slot)
-        q = self.reg[value]
-        if pointer is None:
-            self.lines.append(f"vstr d{2 * q}, [sp, #{16 * slot}]")
-            self.lines.append(f"vstr d{2 * q + 1}, [sp, #{16 * slot + 8}]")
-        else:
-            self.lines.append(f"vst1.64 {d_pair(q)}, [{pointer}]")
+        self.slot_access("st", self.reg[value], slot)
         self.spills += 1
 
     def take_register(self, now, keep, prefer=None):
@@ -294,13 +288,18 @@ class Allocator:
         self.reg[value] = q
 
     def reload_into(self, q, slot):
+        self.slot_access("ld", q, slot)
+        self.reloads += 1
+
+    def slot_access(self, direction, q, slot):
+        """One VST1/VLD1 ("st"/"ld") of q through the slot's pointer, or VSTR/VLDR of its
+        halves from sp where the slot has none."""
         pointer = self.slot_address(slot)
         if pointer is None:
-            self.lines.append(f"vldr d{2 * q}, [sp, #{16 * slot}]")
-            self.lines.append(f"vldr d{2 * q + 1}, [sp, #{16 * slot + 8}]")
+            self.lines.append(f"v{direction}r d{2 * q}, [sp, #{16 * slot}]")
+            self.lines.append(f"v{direction}r d{2 * q + 1}, [sp, #{16 * slot + 8}]")
         else:
-            self.lines.append(f"vld1.64 {d_pair(q)}, [{pointer}]")
-        self.reloads += 1
+            self.lines.append(f"v{direction}1.64 {d_pair(q)}, [{pointer}]")
 
     def release_if_dead(self, value, now):
         if self.next_use(value, now + 1) is None:

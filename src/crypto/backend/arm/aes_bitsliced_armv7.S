@@ -14,7 +14,7 @@
 @ Per batch: counter blocks, transposition into planes (plane i = bit i of every byte, AES's
 @ column-major byte order), round key 0, the middle rounds with the planes' bytes row-major
 @ (byte 4r + c; their round keys are stored that way), the last round, transposition back, XOR.
-@ Instructions per middle round: 210, 21 of them spill-slot stores and loads.
+@ Instructions per middle round: 207, 18 of them spill-slot stores and loads.
 
 #if defined(__arm__) && !defined(__aarch64__)
 	.syntax unified
@@ -31,8 +31,8 @@
 wireseal_aes_bitsliced_ctr_armv7:
 	push {r4-r11, lr}
 	vpush {d8-d15}
-	sub sp, sp, #192
-	add ip, sp, #176
+	sub sp, sp, #176
+	add ip, sp, #160
 	stm ip, {r0-r3}
 .Lbatch:
 	@ Eight counter blocks, then planes.
@@ -178,7 +178,6 @@ wireseal_aes_bitsliced_ctr_armv7:
 	add r10, sp, #112
 	add r11, sp, #128
 	add ip, sp, #144
-	add lr, sp, #160
 	adr r3, .Lshift_rows_to_row_major
 	@ Round key 0; round 1, into row-major byte order.
 	vld1.64 {d16-d19}, [r1:64]!
@@ -193,597 +192,590 @@ wireseal_aes_bitsliced_ctr_armv7:
 	vld1.64 {d8-d11}, [r1:64]!
 	veor q4, q4, q6
 	veor q5, q5, q7
-	veor q10, q2, q0
-	veor q11, q5, q2
-	veor q12, q5, q9
-	veor q13, q12, q10
+	veor q10, q5, q2
+	veor q11, q5, q9
+	veor q12, q2, q0
+	veor q13, q11, q12
 	veor q14, q4, q3
-	veor q15, q14, q8
-	veor q1, q1, q13
-	veor q9, q15, q9
-	veor q3, q1, q4
-	veor q2, q15, q2
-	veor q1, q1, q0
-	vand q4, q13, q1
-	veor q6, q15, q5
-	veor q7, q3, q11
-	vst1.64 {d26, d27}, [sp]
-	veor q13, q1, q8
+	veor q15, q1, q13
+	veor q1, q15, q0
+	veor q3, q14, q8
+	vand q6, q13, q1
 	veor q0, q5, q0
-	vst1.64 {d6, d7}, [r4]
-	veor q3, q1, q14
-	vst1.64 {d2, d3}, [r5]
-	vand q1, q9, q15
-	vst1.64 {d30, d31}, [r6]
-	vand q15, q2, q8
-	vst1.64 {d4, d5}, [r7]
-	veor q2, q9, q0
-	vst1.64 {d18, d19}, [r8]
-	veor q9, q8, q7
 	veor q15, q15, q4
-	vst1.64 {d16, d17}, [r9]
-	vand q8, q2, q13
-	vst1.64 {d4, d5}, [r10]
-	vand q2, q6, q9
-	vst1.64 {d12, d13}, [r11]
-	veor q6, q3, q7
+	veor q2, q3, q2
+	veor q4, q3, q5
+	veor q7, q15, q10
+	vst1.64 {d26, d27}, [sp]
+	veor q13, q8, q7
+	vst1.64 {d10, d11}, [r4]
+	vand q5, q4, q13
+	vst1.64 {d8, d9}, [r5]
+	veor q4, q1, q14
+	vst1.64 {d26, d27}, [r6]
+	vand q13, q10, q7
 	veor q14, q14, q7
-	vst1.64 {d18, d19}, [ip]
-	vand q9, q0, q3
-	vst1.64 {d26, d27}, [lr]
-	vand q13, q11, q7
-	veor q8, q8, q4
-	veor q4, q5, q14
-	vand q5, q12, q14
-	veor q1, q1, q5
-	veor q2, q2, q5
-	veor q9, q9, q13
-	veor q2, q2, q9
-	veor q9, q15, q9
-	veor q15, q3, q0
-	vand q5, q10, q6
-	veor q13, q5, q13
-	veor q8, q8, q13
-	veor q13, q1, q13
-	veor q1, q12, q14
-	vld1.64 {d10, d11}, [r4]
-	veor q8, q8, q5
-	veor q13, q13, q1
-	veor q1, q2, q4
-	vand q2, q8, q13
-	veor q9, q9, q15
-	veor q15, q13, q1
-	veor q4, q9, q2
-	veor q8, q8, q9
-	vand q15, q4, q15
-	veor q2, q1, q2
-	veor q15, q15, q1
-	veor q4, q2, q15
-	veor q13, q13, q15
-	vand q5, q8, q2
-	vand q1, q1, q4
-	veor q13, q1, q13
-	veor q1, q2, q1
-	veor q9, q5, q9
-	vand q1, q9, q1
-	vld1.64 {d4, d5}, [lr]
-	vand q2, q13, q2
-	veor q4, q9, q15
-	veor q8, q8, q1
-	veor q1, q8, q13
-	veor q5, q4, q1
-	vand q0, q1, q0
-	vand q1, q1, q3
-	vand q3, q5, q6
-	vand q11, q4, q11
-	veor q1, q3, q1
-	veor q6, q15, q13
-	vand q4, q4, q7
-	vld1.64 {d14, d15}, [r10]
-	vand q13, q13, q7
-	vand q10, q5, q10
-	veor q5, q9, q8
-	vand q14, q5, q14
-	vld1.64 {d14, d15}, [r5]
-	vand q7, q6, q7
-	veor q11, q11, q10
-	veor q3, q4, q3
-	vld1.64 {d8, d9}, [r8]
-	vand q4, q8, q4
-	vand q12, q5, q12
-	vld1.64 {d10, d11}, [sp]
+	vst1.64 {d20, d21}, [r7]
+	veor q10, q4, q7
+	veor q9, q3, q9
+	vst1.64 {d14, d15}, [r8]
+	vand q7, q2, q8
+	vst1.64 {d4, d5}, [r9]
+	vand q2, q12, q10
+	veor q2, q2, q13
+	vst1.64 {d20, d21}, [r10]
+	vand q10, q11, q14
+	vst1.64 {d24, d25}, [r11]
+	vand q12, q0, q4
+	veor q12, q12, q13
+	veor q13, q4, q0
+	veor q7, q7, q6
+	vst1.64 {d8, d9}, [ip]
+	veor q4, q1, q8
+	veor q5, q5, q10
+	veor q7, q7, q12
+	veor q13, q7, q13
+	veor q7, q9, q0
+	veor q12, q5, q12
+	vand q5, q7, q4
+	veor q5, q5, q6
+	vand q6, q9, q3
+	veor q5, q5, q2
+	veor q10, q6, q10
+	veor q6, q11, q14
+	veor q15, q5, q15
+	veor q10, q10, q2
+	veor q10, q10, q6
+	vld1.64 {d4, d5}, [r4]
+	veor q2, q2, q14
+	vand q5, q15, q10
+	veor q12, q12, q2
+	veor q2, q10, q12
+	veor q6, q13, q5
+	vand q2, q6, q2
+	veor q5, q12, q5
+	veor q2, q2, q12
+	veor q15, q15, q13
+	veor q6, q5, q2
+	veor q10, q10, q2
+	vand q12, q12, q6
+	veor q10, q12, q10
+	vand q6, q15, q5
+	veor q12, q5, q12
+	vand q4, q10, q4
+	vand q8, q2, q8
+	veor q5, q2, q10
+	veor q13, q6, q13
+	vand q6, q10, q7
+	vand q12, q13, q12
+	vld1.64 {d14, d15}, [r9]
+	vand q7, q2, q7
+	veor q12, q15, q12
+	vand q15, q5, q1
+	veor q1, q13, q12
+	veor q10, q12, q10
+	veor q7, q6, q7
+	veor q2, q13, q2
+	vand q11, q1, q11
+	vand q14, q1, q14
+	vand q0, q10, q0
+	vand q1, q12, q3
+	vld1.64 {d6, d7}, [sp]
+	vand q3, q5, q3
+	vld1.64 {d10, d11}, [r7]
+	vand q5, q2, q5
+	veor q3, q3, q6
+	veor q6, q2, q10
+	vand q9, q12, q9
+	vld1.64 {d24, d25}, [ip]
+	vand q10, q10, q12
+	vld1.64 {d24, d25}, [r11]
+	vand q12, q6, q12
+	veor q0, q12, q0
+	veor q12, q5, q12
+	vld1.64 {d10, d11}, [r10]
 	vand q5, q6, q5
-	veor q10, q10, q0
-	veor q0, q5, q13
-	vld1.64 {d10, d11}, [ip]
-	vand q5, q9, q5
-	vld1.64 {d12, d13}, [r6]
-	vand q8, q8, q6
-	veor q6, q7, q14
-	veor q14, q14, q3
-	vld1.64 {d6, d7}, [r9]
-	vand q3, q15, q3
-	vld1.64 {d14, d15}, [r7]
-	vand q15, q15, q7
-	veor q7, q8, q11
-	veor q4, q5, q4
-	veor q13, q13, q15
+	vld1.64 {d12, d13}, [r8]
+	vand q2, q2, q6
+	veor q10, q5, q10
+	veor q6, q1, q12
+	veor q2, q2, q5
+	vld1.64 {d10, d11}, [r6]
+	vand q5, q13, q5
+	veor q2, q14, q2
+	veor q3, q3, q6
+	veor q10, q10, q6
+	vld1.64 {d12, d13}, [r5]
+	vand q13, q13, q6
+	veor q14, q15, q14
+	veor q15, q8, q5
+	veor q4, q4, q3
+	veor q8, q8, q11
+	veor q9, q5, q9
 	veor q8, q8, q14
-	veor q15, q0, q7
-	veor q0, q3, q12
-	veor q3, q3, q5
-	veor q14, q14, q15
-	vld1.64 {d10, d11}, [r3:128]
-	veor q15, q2, q15
-	veor q2, q6, q15
-	veor q0, q0, q6
-	veor q1, q1, q7
-	veor q6, q8, q2
-	vtbl.8 d14, {d4, d5}, d10
-	vtbl.8 d15, {d4, d5}, d11
-	vld1.64 {d4, d5}, [r11]
-	vand q9, q9, q2
-	veor q11, q11, q0
-	veor q12, q12, q4
-	veor q9, q9, q0
-	veor q12, q12, q1
-	veor q15, q3, q15
-	veor q11, q4, q11
-	vtbl.8 d0, {d22, d23}, d10
-	vtbl.8 d1, {d22, d23}, d11
-	veor q9, q9, q1
-	veor q11, q13, q9
-	veor q8, q8, q9
-	vtbl.8 d18, {d24, d25}, d10
-	vtbl.8 d19, {d24, d25}, d11
-	vext.8 q12, q0, q0, #4
-	vtbl.8 d26, {d30, d31}, d10
-	vtbl.8 d27, {d30, d31}, d11
-	vtbl.8 d30, {d22, d23}, d10
-	vtbl.8 d31, {d22, d23}, d11
-	vext.8 q11, q9, q9, #4
-	vext.8 q1, q13, q13, #4
-	veor q0, q0, q12
-	veor q9, q9, q11
-	veor q13, q13, q1
-	vext.8 q2, q13, q13, #8
-	vext.8 q3, q7, q7, #4
-	veor q8, q10, q8
-	vext.8 q10, q9, q9, #8
-	vext.8 q4, q15, q15, #4
-	veor q10, q11, q10
-	veor q11, q15, q4
-	veor q15, q1, q2
-	vtbl.8 d2, {d12, d13}, d10
-	vtbl.8 d3, {d12, d13}, d11
-	veor q15, q15, q11
-	vext.8 q11, q11, q11, #8
-	vext.8 q2, q1, q1, #4
-	vtbl.8 d12, {d28, d29}, d10
-	vtbl.8 d13, {d28, d29}, d11
-	vext.8 q14, q6, q6, #4
-	veor q11, q4, q11
-	vtbl.8 d8, {d16, d17}, d10
-	vtbl.8 d9, {d16, d17}, d11
-	vext.8 q8, q4, q4, #4
-	veor q4, q4, q8
+	veor q15, q15, q4
+	veor q12, q12, q8
+	veor q8, q13, q8
+	veor q11, q11, q9
+	veor q9, q9, q12
+	vld1.64 {d24, d25}, [r3:128]
+	veor q8, q8, q10
+	veor q13, q2, q3
+	veor q3, q7, q8
 	veor q1, q1, q2
-	vext.8 q5, q4, q4, #8
-	veor q8, q8, q5
-	veor q5, q6, q14
-	vext.8 q6, q0, q0, #8
+	veor q10, q11, q10
+	vtbl.8 d22, {d20, d21}, d24
+	vtbl.8 d23, {d20, d21}, d25
+	vtbl.8 d20, {d6, d7}, d24
+	vtbl.8 d21, {d6, d7}, d25
+	vtbl.8 d4, {d18, d19}, d24
+	vtbl.8 d5, {d18, d19}, d25
+	vext.8 q9, q10, q10, #4
+	vtbl.8 d6, {d26, d27}, d24
+	vtbl.8 d7, {d26, d27}, d25
+	veor q8, q1, q8
+	veor q13, q14, q4
+	veor q8, q0, q8
+	veor q14, q1, q13
+	vext.8 q0, q2, q2, #4
+	veor q1, q2, q0
+	vext.8 q2, q11, q11, #4
+	vtbl.8 d8, {d30, d31}, d24
+	vtbl.8 d9, {d30, d31}, d25
+	vtbl.8 d30, {d28, d29}, d24
+	vtbl.8 d31, {d28, d29}, d25
+	vtbl.8 d28, {d26, d27}, d24
+	vtbl.8 d29, {d26, d27}, d25
+	veor q10, q10, q9
+	vext.8 q13, q1, q1, #8
+	vext.8 q5, q10, q10, #8
+	veor q13, q0, q13
+	veor q9, q9, q5
+	vext.8 q0, q3, q3, #4
+	vext.8 q5, q15, q15, #4
+	vext.8 q6, q4, q4, #4
+	vtbl.8 d14, {d16, d17}, d24
+	vtbl.8 d15, {d16, d17}, d25
+	veor q8, q11, q2
+	vext.8 q11, q7, q7, #4
+	veor q12, q7, q11
+	veor q9, q9, q8
 	veor q15, q15, q5
-	veor q10, q10, q0
-	veor q12, q12, q6
-	veor q0, q7, q3
-	vext.8 q6, q0, q0, #8
-	vext.8 q7, q5, q5, #8
-	veor q9, q11, q9
-	veor q8, q8, q0
-	veor q11, q3, q6
-	vext.8 q0, q1, q1, #8
-	veor q11, q11, q13
-	veor q13, q2, q0
+	vext.8 q8, q8, q8, #8
+	veor q4, q4, q6
+	vext.8 q7, q4, q4, #8
+	veor q8, q2, q8
+	veor q2, q3, q0
+	veor q3, q6, q7
+	vext.8 q6, q15, q15, #8
+	vext.8 q7, q14, q14, #4
+	veor q13, q13, q2
+	veor q8, q8, q1
+	veor q10, q3, q10
+	veor q1, q5, q6
 	veor q14, q14, q7
-	veor q14, q14, q1
-	veor q10, q10, q5
-	veor q12, q12, q5
-	veor q13, q13, q4
+	vext.8 q3, q2, q2, #8
+	vext.8 q5, q12, q12, #8
+	vext.8 q6, q14, q14, #8
+	veor q10, q10, q2
+	veor q8, q8, q2
 	veor q11, q11, q5
+	veor q11, q11, q14
+	veor q14, q7, q6
+	veor q0, q0, q3
+	veor q12, q1, q12
+	veor q14, q14, q4
+	veor q15, q0, q15
+	veor q14, q14, q2
 	vld1.64 {d0-d3}, [r1:64]!
-	veor q0, q0, q12
-	veor q1, q1, q10
+	veor q0, q0, q13
+	veor q1, q1, q8
 	vld1.64 {d4-d7}, [r1:64]!
 	veor q2, q2, q9
-	veor q3, q3, q15
+	veor q3, q3, q10
 	vld1.64 {d8-d11}, [r1:64]!
-	veor q4, q4, q11
-	veor q5, q5, q8
+	veor q4, q4, q14
+	veor q5, q5, q11
 	vld1.64 {d12-d15}, [r1:64]!
-	veor q6, q6, q13
-	veor q7, q7, q14
+	veor q6, q6, q12
+	veor q7, q7, q15
 	sub r2, r2, #2
 	adr r3, .Lshift_rows
 .Lround:
 	@ SubBytes, ShiftRows, MixColumns, AddRoundKey.
 	veor q8, q6, q5
-	veor q9, q4, q2
-	veor q10, q8, q0
-	veor q11, q10, q4
-	veor q12, q7, q1
-	veor q13, q12, q9
-	veor q14, q7, q2
-	veor q15, q3, q13
-	veor q1, q10, q1
-	veor q2, q15, q2
-	veor q3, q10, q7
-	vand q5, q13, q2
-	vst1.64 {d26, d27}, [sp]
-	veor q13, q2, q8
-	veor q15, q15, q6
-	veor q6, q2, q0
-	vst1.64 {d4, d5}, [r4]
-	vand q2, q1, q10
-	vst1.64 {d20, d21}, [r5]
-	veor q10, q1, q14
-	vst1.64 {d2, d3}, [r6]
-	vand q1, q10, q6
-	vst1.64 {d12, d13}, [r7]
-	vand q6, q11, q0
-	veor q1, q1, q5
+	veor q9, q8, q0
+	veor q10, q4, q2
+	veor q11, q9, q4
+	veor q12, q9, q1
+	veor q13, q7, q1
+	veor q14, q13, q10
+	veor q15, q7, q2
+	vand q1, q11, q0
+	veor q3, q3, q14
+	veor q2, q3, q2
 	veor q4, q7, q4
-	vst1.64 {d20, d21}, [r8]
-	veor q10, q15, q4
-	vst1.64 {d22, d23}, [r9]
-	vand q11, q4, q10
-	vst1.64 {d8, d9}, [r10]
-	veor q4, q13, q10
-	vst1.64 {d6, d7}, [r11]
-	vand q3, q9, q4
-	veor q5, q6, q5
-	veor q8, q8, q10
-	vand q6, q14, q13
-	veor q6, q6, q11
-	veor q11, q3, q11
-	veor q3, q7, q8
-	vand q7, q12, q8
-	veor q2, q2, q7
-	veor q2, q2, q11
-	veor q11, q1, q11
-	veor q1, q5, q6
-	veor q11, q11, q15
-	veor q15, q12, q8
-	veor q15, q2, q15
-	veor q2, q0, q10
-	vld1.64 {d10, d11}, [r11]
-	vst1.64 {d16, d17}, [ip]
-	vand q8, q5, q2
-	veor q8, q8, q7
-	veor q8, q8, q6
-	veor q6, q13, q14
-	veor q8, q8, q3
-	vand q3, q11, q15
-	veor q1, q1, q6
-	veor q6, q1, q3
-	veor q3, q8, q3
-	veor q7, q15, q8
-	vand q6, q6, q7
-	veor q6, q6, q8
-	veor q7, q3, q6
-	veor q11, q11, q1
-	vand q5, q11, q3
-	veor q15, q15, q6
-	vand q8, q8, q7
-	veor q1, q5, q1
-	veor q3, q3, q8
-	veor q5, q1, q6
-	veor q8, q8, q15
-	vld1.64 {d30, d31}, [r9]
-	vand q15, q6, q15
-	vand q3, q1, q3
-	vand q0, q6, q0
-	veor q11, q11, q3
-	vand q2, q1, q2
-	vand q10, q5, q10
-	veor q3, q11, q8
-	vand q13, q3, q13
-	veor q7, q5, q3
-	vand q14, q3, q14
-	vld1.64 {d6, d7}, [r10]
-	vand q3, q5, q3
-	vand q4, q7, q4
-	veor q5, q1, q11
-	vand q12, q5, q12
-	vand q9, q7, q9
-	veor q14, q9, q14
-	vld1.64 {d14, d15}, [r11]
-	vand q1, q1, q7
-	vld1.64 {d14, d15}, [ip]
-	vand q5, q5, q7
-	veor q13, q4, q13
-	veor q10, q10, q4
-	vld1.64 {d8, d9}, [r8]
-	vand q4, q8, q4
-	veor q6, q6, q8
-	vld1.64 {d14, d15}, [sp]
-	vand q7, q6, q7
-	veor q9, q3, q9
-	veor q10, q5, q10
-	veor q15, q4, q15
-	vld1.64 {d6, d7}, [r7]
-	vand q8, q8, q3
-	vld1.64 {d6, d7}, [r6]
-	vand q3, q11, q3
-	veor q4, q7, q4
-	vld1.64 {d14, d15}, [r5]
-	vand q11, q11, q7
-	vld1.64 {d14, d15}, [r4]
-	vand q6, q6, q7
-	veor q7, q0, q12
-	veor q5, q6, q5
-	veor q6, q7, q5
-	veor q7, q11, q9
-	veor q13, q13, q7
-	veor q11, q11, q10
-	veor q1, q1, q6
-	veor q4, q4, q7
-	veor q9, q9, q6
-	vld1.64 {d12, d13}, [r3:128]
-	veor q8, q8, q4
-	veor q1, q1, q13
-	veor q15, q15, q1
-	veor q0, q0, q2
-	veor q1, q11, q1
-	veor q2, q2, q3
-	veor q10, q10, q4
-	veor q14, q14, q1
-	veor q1, q5, q8
-	veor q12, q12, q2
-	vtbl.8 d6, {d20, d21}, d12
-	vtbl.8 d7, {d20, d21}, d13
-	veor q10, q11, q1
-	vext.8 q11, q3, q3, #4
-	veor q8, q0, q8
-	veor q0, q3, q11
-	veor q12, q12, q13
-	vtbl.8 d26, {d30, d31}, d12
-	vtbl.8 d27, {d30, d31}, d13
-	vext.8 q15, q13, q13, #4
-	veor q9, q2, q9
-	vtbl.8 d4, {d2, d3}, d12
-	vtbl.8 d5, {d2, d3}, d13
-	vtbl.8 d2, {d20, d21}, d12
-	vtbl.8 d3, {d20, d21}, d13
-	vext.8 q10, q0, q0, #8
-	vtbl.8 d6, {d28, d29}, d12
-	vtbl.8 d7, {d28, d29}, d13
-	vtbl.8 d28, {d18, d19}, d12
-	vtbl.8 d29, {d18, d19}, d13
-	vtbl.8 d18, {d24, d25}, d12
-	vtbl.8 d19, {d24, d25}, d13
-	veor q10, q11, q10
-	vext.8 q11, q1, q1, #4
-	vext.8 q12, q3, q3, #4
-	veor q1, q1, q11
-	vext.8 q4, q14, q14, #4
-	veor q13, q13, q15
-	vtbl.8 d10, {d16, d17}, d12
-	vtbl.8 d11, {d16, d17}, d13
-	vext.8 q8, q13, q13, #8
-	vext.8 q6, q1, q1, #8
-	veor q3, q3, q12
-	veor q11, q11, q6
-	vext.8 q6, q2, q2, #4
-	vext.8 q7, q5, q5, #4
-	veor q2, q2, q6
-	veor q8, q15, q8
-	vext.8 q15, q2, q2, #8
-	veor q5, q5, q7
-	veor q10, q10, q1
-	veor q15, q6, q15
-	vext.8 q1, q9, q9, #4
-	vext.8 q6, q3, q3, #8
-	veor q9, q9, q1
-	veor q15, q15, q5
-	veor q8, q8, q9
-	vext.8 q9, q9, q9, #8
-	veor q14, q14, q4
-	vext.8 q5, q5, q5, #8
-	veor q9, q1, q9
+	veor q5, q2, q0
+	vst1.64 {d22, d23}, [sp]
+	vand q11, q12, q9
+	veor q3, q3, q6
+	vand q6, q14, q2
+	vst1.64 {d28, d29}, [r4]
+	veor q14, q12, q15
+	vst1.64 {d24, d25}, [r5]
+	vand q12, q14, q5
+	vst1.64 {d10, d11}, [r6]
+	veor q5, q3, q4
+	vst1.64 {d28, d29}, [r7]
+	veor q14, q2, q8
 	veor q12, q12, q6
-	vext.8 q1, q14, q14, #8
-	veor q5, q7, q5
+	veor q1, q1, q6
+	veor q6, q14, q5
+	vst1.64 {d4, d5}, [r8]
+	vand q2, q10, q6
+	vst1.64 {d20, d21}, [r9]
+	vand q10, q4, q5
+	veor q2, q2, q10
 	veor q12, q12, q2
-	veor q13, q5, q13
-	veor q9, q9, q14
-	veor q14, q4, q1
-	veor q15, q15, q0
-	veor q13, q13, q0
-	veor q14, q14, q0
-	veor q11, q11, q3
+	veor q12, q12, q3
+	veor q8, q8, q5
+	vand q3, q15, q14
+	veor q10, q3, q10
+	veor q3, q9, q7
+	vst1.64 {d18, d19}, [r10]
+	vand q9, q13, q8
+	veor q11, q11, q9
+	veor q11, q11, q2
+	veor q2, q0, q5
+	veor q1, q1, q10
+	vst1.64 {d0, d1}, [r11]
+	veor q0, q13, q8
+	veor q11, q11, q0
+	veor q0, q7, q8
+	vand q7, q3, q2
+	veor q9, q7, q9
+	veor q9, q9, q10
 	veor q9, q9, q0
+	veor q10, q14, q15
+	veor q10, q1, q10
+	vand q0, q12, q11
+	veor q1, q10, q0
+	veor q7, q11, q9
+	vand q1, q1, q7
+	veor q12, q12, q10
+	veor q0, q9, q0
+	veor q1, q1, q9
+	veor q7, q0, q1
+	veor q11, q11, q1
+	vand q9, q9, q7
+	vand q7, q12, q0
+	veor q10, q7, q10
+	veor q11, q9, q11
+	vand q3, q10, q3
+	veor q9, q0, q9
+	veor q0, q10, q1
+	vand q9, q10, q9
+	veor q9, q12, q9
+	veor q12, q9, q11
+	vand q4, q0, q4
+	veor q7, q0, q12
+	vand q14, q12, q14
+	vand q12, q12, q15
+	vand q15, q0, q5
+	veor q0, q10, q9
+	vand q5, q7, q6
+	vand q8, q0, q8
+	vld1.64 {d12, d13}, [r11]
+	vand q6, q1, q6
+	vand q10, q10, q2
+	vld1.64 {d4, d5}, [r9]
+	vand q2, q7, q2
+	veor q7, q1, q11
+	vand q13, q0, q13
+	vld1.64 {d0, d1}, [r8]
+	vand q0, q7, q0
+	veor q15, q15, q5
+	veor q15, q8, q15
+	veor q8, q0, q8
+	vld1.64 {d0, d1}, [r4]
+	vand q0, q7, q0
+	vld1.64 {d14, d15}, [r5]
+	vand q7, q9, q7
+	veor q12, q2, q12
+	veor q2, q4, q2
+	veor q4, q10, q7
+	veor q7, q6, q13
+	veor q13, q13, q4
+	veor q10, q6, q10
+	vld1.64 {d12, d13}, [r10]
+	vand q9, q9, q6
+	vld1.64 {d12, d13}, [sp]
+	vand q1, q1, q6
+	vld1.64 {d12, d13}, [r7]
+	vand q6, q11, q6
+	veor q0, q0, q6
+	veor q1, q6, q1
+	veor q6, q7, q8
+	vld1.64 {d14, d15}, [r6]
+	vand q11, q11, q7
+	veor q7, q2, q6
+	veor q14, q5, q14
+	veor q2, q9, q2
+	veor q0, q0, q2
+	veor q4, q4, q7
+	vld1.64 {d10, d11}, [r3:128]
+	veor q3, q3, q6
+	vtbl.8 d12, {d8, d9}, d10
+	vtbl.8 d13, {d8, d9}, d11
+	veor q14, q14, q2
+	veor q13, q13, q14
+	veor q9, q9, q15
+	veor q14, q3, q14
+	veor q11, q11, q0
+	vtbl.8 d4, {d26, d27}, d10
+	vtbl.8 d5, {d26, d27}, d11
+	veor q13, q15, q0
+	veor q8, q8, q11
+	vtbl.8 d30, {d16, d17}, d10
+	vtbl.8 d31, {d16, d17}, d11
+	vext.8 q0, q6, q6, #4
+	veor q1, q1, q14
+	veor q8, q9, q8
+	vtbl.8 d6, {d16, d17}, d10
+	vtbl.8 d7, {d16, d17}, d11
+	vtbl.8 d16, {d2, d3}, d10
+	vtbl.8 d17, {d2, d3}, d11
+	vtbl.8 d2, {d26, d27}, d10
+	vtbl.8 d3, {d26, d27}, d11
+	vext.8 q13, q15, q15, #4
+	vext.8 q4, q2, q2, #4
+	vext.8 q7, q1, q1, #4
+	veor q1, q1, q7
+	veor q15, q15, q13
+	veor q9, q9, q14
+	veor q10, q10, q11
+	veor q9, q12, q9
+	veor q11, q2, q4
+	vtbl.8 d24, {d20, d21}, d10
+	vtbl.8 d25, {d20, d21}, d11
+	vtbl.8 d20, {d18, d19}, d10
+	vtbl.8 d21, {d18, d19}, d11
+	vext.8 q9, q11, q11, #8
+	vext.8 q14, q15, q15, #8
+	vext.8 q2, q10, q10, #4
+	veor q13, q13, q14
+	veor q14, q6, q0
+	veor q9, q4, q9
+	vext.8 q4, q3, q3, #4
+	vext.8 q5, q12, q12, #4
+	vext.8 q6, q1, q1, #8
+	veor q6, q7, q6
+	veor q12, q12, q5
+	veor q13, q13, q12
+	veor q10, q10, q2
+	veor q3, q3, q4
+	veor q9, q9, q14
+	vext.8 q7, q10, q10, #8
+	veor q2, q2, q7
+	veor q13, q13, q1
+	vext.8 q12, q12, q12, #8
+	vext.8 q7, q3, q3, #8
+	veor q4, q4, q7
+	veor q12, q5, q12
+	vext.8 q14, q14, q14, #8
+	vext.8 q5, q8, q8, #4
+	veor q8, q8, q5
+	vext.8 q7, q8, q8, #8
+	veor q8, q12, q8
+	veor q8, q8, q1
+	veor q12, q0, q14
+	veor q10, q4, q10
+	veor q14, q5, q7
+	veor q12, q12, q1
+	veor q11, q14, q11
+	veor q9, q9, q1
+	veor q14, q6, q3
+	veor q15, q2, q15
 	vld1.64 {d0-d3}, [r1:64]!
-	veor q0, q0, q14
+	veor q0, q0, q12
 	veor q1, q1, q9
 	vld1.64 {d4-d7}, [r1:64]!
-	veor q2, q2, q8
-	veor q3, q3, q13
+	veor q2, q2, q11
+	veor q3, q3, q8
 	vld1.64 {d8-d11}, [r1:64]!
-	veor q4, q4, q15
-	veor q5, q5, q12
+	veor q4, q4, q13
+	veor q5, q5, q15
 	vld1.64 {d12-d15}, [r1:64]!
-	veor q6, q6, q11
-	veor q7, q7, q10
+	veor q6, q6, q10
+	veor q7, q7, q14
 	subs r2, r2, #1
 	bne .Lround
 	adr r3, .Lshift_rows_to_column_major
 	@ SubBytes, ShiftRows back to column-major, the last round key.
-	veor q8, q6, q5
-	veor q9, q8, q0
-	veor q10, q7, q4
-	veor q11, q7, q1
-	veor q12, q4, q2
-	veor q13, q11, q12
-	veor q14, q3, q13
-	veor q15, q14, q2
-	veor q14, q14, q6
-	veor q3, q15, q8
-	veor q2, q7, q2
-	veor q1, q9, q1
-	vand q5, q13, q15
-	vand q6, q2, q3
-	vst1.64 {d26, d27}, [sp]
-	veor q13, q15, q0
-	vst1.64 {d30, d31}, [r4]
-	veor q15, q14, q10
-	veor q4, q9, q4
-	vst1.64 {d22, d23}, [r5]
-	veor q11, q1, q2
-	vst1.64 {d18, d19}, [r6]
-	vand q9, q11, q13
-	vst1.64 {d26, d27}, [r7]
-	veor q13, q3, q15
-	vst1.64 {d22, d23}, [r8]
-	vand q11, q12, q13
-	veor q8, q8, q15
-	vst1.64 {d24, d25}, [r9]
-	vand q12, q4, q0
-	vst1.64 {d8, d9}, [r10]
-	vand q4, q10, q15
-	veor q11, q11, q4
-	veor q9, q9, q5
-	vst1.64 {d20, d21}, [r11]
-	veor q10, q7, q8
-	veor q9, q9, q11
-	veor q12, q12, q5
-	veor q4, q6, q4
-	veor q12, q12, q4
-	veor q5, q3, q2
-	veor q9, q9, q14
-	veor q12, q12, q5
-	vld1.64 {d28, d29}, [r6]
-	vand q5, q1, q14
-	veor q6, q14, q7
-	vld1.64 {d14, d15}, [r5]
-	vand q14, q7, q8
-	veor q5, q5, q14
-	veor q11, q5, q11
-	veor q5, q7, q8
-	veor q7, q0, q15
-	veor q11, q11, q5
-	vand q5, q6, q7
-	veor q14, q5, q14
-	vand q5, q9, q11
+	veor q8, q7, q1
+	veor q9, q6, q5
+	veor q10, q9, q0
+	veor q11, q7, q4
+	veor q12, q10, q4
+	veor q13, q4, q2
+	veor q14, q8, q13
+	vand q15, q12, q0
+	veor q1, q10, q1
+	veor q3, q3, q14
+	vand q4, q1, q10
+	veor q5, q3, q6
+	veor q3, q3, q2
+	vand q6, q14, q3
+	vst1.64 {d28, d29}, [sp]
+	veor q14, q3, q9
+	vst1.64 {d24, d25}, [r4]
+	veor q12, q5, q11
+	veor q15, q15, q6
 	veor q9, q9, q12
-	veor q14, q14, q4
-	veor q10, q14, q10
-	veor q14, q12, q5
-	veor q4, q11, q10
-	veor q5, q10, q5
-	vand q14, q14, q4
-	vand q4, q9, q5
-	veor q12, q4, q12
-	veor q14, q14, q10
-	veor q4, q5, q14
-	vand q10, q10, q4
-	veor q11, q11, q14
-	veor q11, q10, q11
-	veor q10, q5, q10
-	vand q0, q14, q0
-	veor q4, q12, q14
-	vand q5, q12, q6
-	vand q10, q12, q10
-	veor q6, q14, q11
-	veor q9, q9, q10
-	veor q10, q9, q11
-	vand q3, q10, q3
-	vand q15, q4, q15
-	vand q2, q10, q2
-	vand q1, q9, q1
-	vand q7, q12, q7
-	veor q10, q4, q10
-	veor q12, q12, q9
-	vand q13, q10, q13
-	vst1.64 {d10, d11}, [ip]
-	vld1.64 {d10, d11}, [r9]
-	vand q10, q10, q5
-	veor q3, q13, q3
-	vld1.64 {d10, d11}, [r11]
-	vand q4, q4, q5
-	vld1.64 {d10, d11}, [r4]
-	vand q5, q6, q5
-	vand q8, q12, q8
-	veor q2, q10, q2
-	veor q5, q5, q8
-	veor q13, q15, q13
-	veor q15, q7, q1
-	vld1.64 {d2, d3}, [r6]
-	vand q9, q9, q1
-	veor q10, q4, q10
-	vld1.64 {d2, d3}, [r5]
-	vand q12, q12, q1
-	veor q8, q8, q13
-	veor q13, q0, q12
-	vld1.64 {d2, d3}, [sp]
-	vand q1, q6, q1
-	veor q0, q0, q7
-	vld1.64 {d8, d9}, [r8]
-	vand q4, q11, q4
-	veor q6, q9, q10
-	vld1.64 {d14, d15}, [r10]
-	vand q14, q14, q7
-	veor q1, q1, q4
-	vld1.64 {d14, d15}, [r7]
-	vand q11, q11, q7
-	veor q9, q9, q8
-	veor q12, q12, q15
+	veor q2, q7, q2
+	vst1.64 {d10, d11}, [r5]
+	veor q5, q3, q0
+	vst1.64 {d6, d7}, [r6]
+	veor q3, q0, q12
+	vst1.64 {d0, d1}, [r7]
+	veor q0, q1, q2
+	vst1.64 {d2, d3}, [r8]
+	vand q1, q0, q5
+	vst1.64 {d10, d11}, [r9]
+	vand q5, q8, q9
+	veor q4, q4, q5
 	veor q1, q1, q6
-	veor q13, q13, q5
-	veor q3, q3, q6
-	vld1.64 {d12, d13}, [ip]
-	veor q6, q6, q13
-	veor q11, q11, q1
-	veor q5, q5, q11
-	vld1.64 {d14, d15}, [r3:128]
-	veor q14, q4, q14
-	veor q10, q10, q13
-	veor q13, q6, q3
-	veor q11, q0, q11
-	veor q10, q15, q10
+	veor q6, q10, q7
+	veor q7, q7, q9
+	vst1.64 {d0, d1}, [r10]
+	vand q0, q6, q3
+	vst1.64 {d20, d21}, [r11]
+	vand q10, q2, q14
+	veor q0, q0, q5
+	vand q5, q11, q12
+	veor q10, q10, q5
+	vst1.64 {d6, d7}, [ip]
+	veor q3, q14, q12
+	veor q15, q15, q10
+	veor q10, q0, q10
+	vand q0, q13, q3
+	veor q0, q0, q5
+	veor q1, q1, q0
+	veor q0, q4, q0
+	veor q4, q8, q9
+	veor q5, q14, q2
+	veor q15, q15, q5
+	vld1.64 {d10, d11}, [r5]
+	veor q1, q1, q5
+	veor q10, q10, q7
+	veor q0, q0, q4
+	vand q4, q1, q0
+	veor q1, q1, q15
+	veor q5, q10, q4
+	veor q4, q15, q4
+	veor q7, q0, q10
+	vand q4, q4, q7
+	veor q4, q4, q10
+	veor q7, q5, q4
+	vand q10, q10, q7
+	vand q7, q1, q5
+	veor q5, q5, q10
+	veor q15, q7, q15
+	vand q5, q15, q5
+	veor q0, q0, q4
+	vand q6, q15, q6
+	veor q7, q15, q4
+	veor q10, q10, q0
+	vand q12, q7, q12
+	veor q0, q1, q5
+	veor q1, q15, q0
+	veor q5, q0, q10
+	vand q11, q7, q11
+	vand q9, q1, q9
+	vand q2, q5, q2
+	veor q7, q7, q5
+	vand q13, q7, q13
+	vand q3, q7, q3
+	vld1.64 {d14, d15}, [ip]
+	vand q15, q15, q7
 	veor q12, q12, q3
-	vtbl.8 d30, {d22, d23}, d14
-	vtbl.8 d31, {d22, d23}, d15
-	veor q8, q8, q1
-	veor q11, q9, q13
-	veor q13, q14, q13
-	vtbl.8 d28, {d20, d21}, d14
-	vtbl.8 d29, {d20, d21}, d15
-	veor q9, q9, q5
-	vtbl.8 d20, {d24, d25}, d14
-	vtbl.8 d21, {d24, d25}, d15
+	veor q2, q13, q2
+	veor q7, q4, q10
+	vand q14, q5, q14
+	vld1.64 {d10, d11}, [r8]
+	vand q5, q0, q5
+	vand q8, q1, q8
+	vld1.64 {d2, d3}, [r6]
+	vand q1, q7, q1
+	veor q11, q11, q13
+	vld1.64 {d26, d27}, [r11]
+	vand q13, q0, q13
+	veor q0, q1, q9
+	vld1.64 {d2, d3}, [r10]
+	vand q1, q10, q1
+	veor q5, q15, q5
+	veor q14, q3, q14
+	vld1.64 {d6, d7}, [r7]
+	vand q3, q4, q3
+	veor q9, q9, q12
+	vld1.64 {d24, d25}, [r9]
+	vand q10, q10, q12
+	vld1.64 {d24, d25}, [r4]
+	vand q12, q4, q12
+	vld1.64 {d8, d9}, [sp]
+	vand q4, q7, q4
+	veor q7, q13, q11
+	veor q4, q4, q1
+	veor q12, q1, q12
+	veor q1, q4, q7
+	veor q13, q13, q9
+	veor q4, q3, q8
+	veor q8, q8, q5
+	veor q15, q3, q15
+	veor q9, q9, q1
+	veor q10, q10, q1
+	veor q14, q14, q7
+	veor q1, q4, q0
+	veor q15, q15, q10
+	veor q10, q0, q10
+	veor q0, q13, q10
+	veor q8, q8, q14
+	vld1.64 {d6, d7}, [r3:128]
+	vtbl.8 d8, {d30, d31}, d6
+	vtbl.8 d9, {d30, d31}, d7
+	veor q15, q6, q1
+	vtbl.8 d12, {d20, d21}, d6
+	vtbl.8 d13, {d20, d21}, d7
+	veor q10, q15, q14
+	veor q11, q11, q1
+	veor q13, q13, q10
+	veor q13, q2, q13
+	veor q11, q5, q11
+	veor q10, q12, q10
+	vtbl.8 d24, {d16, d17}, d6
+	vtbl.8 d25, {d16, d17}, d7
+	vtbl.8 d16, {d0, d1}, d6
+	vtbl.8 d17, {d0, d1}, d7
+	vtbl.8 d28, {d20, d21}, d6
+	vtbl.8 d29, {d20, d21}, d7
+	vtbl.8 d20, {d18, d19}, d6
+	vtbl.8 d21, {d18, d19}, d7
+	vtbl.8 d18, {d22, d23}, d6
+	vtbl.8 d19, {d22, d23}, d7
+	vtbl.8 d22, {d26, d27}, d6
+	vtbl.8 d23, {d26, d27}, d7
 	vld1.64 {d0-d3}, [r1:64]!
-	veor q0, q0, q14
-	veor q1, q1, q10
-	vtbl.8 d20, {d26, d27}, d14
-	vtbl.8 d21, {d26, d27}, d15
-	vtbl.8 d24, {d16, d17}, d14
-	vtbl.8 d25, {d16, d17}, d15
-	veor q8, q2, q11
-	vtbl.8 d22, {d18, d19}, d14
-	vtbl.8 d23, {d18, d19}, d15
-	vtbl.8 d18, {d10, d11}, d14
-	vtbl.8 d19, {d10, d11}, d15
-	vtbl.8 d26, {d16, d17}, d14
-	vtbl.8 d27, {d16, d17}, d15
+	veor q0, q0, q9
+	veor q1, q1, q12
 	vld1.64 {d4-d7}, [r1:64]!
-	veor q2, q2, q10
-	veor q3, q3, q15
+	veor q2, q2, q14
+	veor q3, q3, q4
 	vld1.64 {d8-d11}, [r1:64]!
-	veor q4, q4, q9
-	veor q5, q5, q13
+	veor q4, q4, q6
+	veor q5, q5, q11
 	vld1.64 {d12-d15}, [r1:64]!
-	veor q6, q6, q11
-	veor q7, q7, q12
+	veor q6, q6, q8
+	veor q7, q7, q10
 	@ Planes back to blocks: the keystream. XOR it into the data.
 	vmov.i8 q8, #0x55
 	vmov.i8 q9, #0x33
@@ -831,7 +823,7 @@ wireseal_aes_bitsliced_ctr_armv7:
 	vmov q11, q3
 	vsli.8 q3, q7, #4
 	vsri.8 q7, q11, #4
-	add ip, sp, #176
+	add ip, sp, #160
 	ldm ip, {r0-r3}
 	vld1.8 {d16-d19}, [r0]!
 	vld1.8 {d20-d23}, [r0]!
@@ -864,8 +856,7 @@ wireseal_aes_bitsliced_ctr_armv7:
 	vst1.64 {d0, d1}, [r10]
 	vst1.64 {d0, d1}, [r11]
 	vst1.64 {d0, d1}, [ip]
-	vst1.64 {d0, d1}, [lr]
-	add sp, sp, #192
+	add sp, sp, #176
 	vpop {d8-d15}
 	pop {r4-r11, pc}
 	.size wireseal_aes_bitsliced_ctr_armv7, . - wireseal_aes_bitsliced_ctr_armv7
