@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""Writes src/crypto/backend/arm/aes_bitsliced_armv7.S: the bit-sliced AES rounds for AArch32 NEON.
+"""Writes src/crypto/backend/arm/aes_bitsliced_armv7.S: bit-sliced AES-CTR for AArch32 NEON.
 
 Why generated assembly: the cipher is ~200 straight-line vector operations per round over eight
 planes, and the S-box circuit keeps more values live than NEON's sixteen q registers hold. GCC
-spills them as pairs of 64-bit VSTR/VLDR, and on a Cortex-A7 that was 80 of the ~300
+spilled them as pairs of 64-bit VSTR/VLDR, and on a Cortex-A7 that was 80 of the ~300
 instructions of each round. Here a small register allocator does it instead: the circuit comes
 from the C++ (sub_bytes in backend/portable/aes_bitsliced.cc, parsed, so the two cannot
-drift), operations are ordered to keep few values live, and the values that must leave the
-registers go to stack slots with one VST1/VLD1 each, through core registers that point at them.
+drift), operations are ordered to keep few values live (a list scheduler, then --anneal's local
+search, whose orders are stored in ORDERS), registers are taken by Belady's rule, and the
+values that must leave the registers go to stack slots with one VST1/VLD1 each, through core
+registers that point at them. The file holds whole CTR batches: counter blocks, the bit
+transposition, the rounds, the transposition back and the XOR into the data.
 
 It also changes the byte order inside the planes. aes_bitsliced.cc keeps AES's column-major
 order; here, between the first and the last round, the planes are row-major (byte 4r + c is
 row r, column c), which makes MixColumns' row rotations single VEXTs instead of shift-and-insert
-pairs. The change in and out of that order costs one table lookup per plane each way, folded
-into the last round's ShiftRows on the way out.
+pairs. The first round's ShiftRows enters that order and the last one's leaves it (one table
+lookup per plane, as ShiftRows always costs), so the change is free.
 
-    scripts/gen-aes-bitsliced-armv7.py            # rewrite the .S file
-    scripts/gen-aes-bitsliced-armv7.py --check    # exit 1 if the .S file is not what this writes
+    scripts/gen-aes-bitsliced-armv7.py             # rewrite the .S file
+    scripts/gen-aes-bitsliced-armv7.py --check     # exit 1 if the .S file is not what this writes
+    scripts/gen-aes-bitsliced-armv7.py --search N  # the list scheduler's best of N seeds
+    scripts/gen-aes-bitsliced-armv7.py --anneal N  # N local-search steps; rewrites ORDERS
 """
 import argparse
 import json
@@ -34,8 +39,9 @@ OUTPUT = ROOT / "src/crypto/backend/arm/aes_bitsliced_armv7.S"
 ORDERS = ROOT / "scripts/gen-aes-bitsliced-armv7.orders.json"
 
 NUM_QREGS = 16
-# Core registers free to point at spill slots (r0 planes, r1 round keys, r2 rounds left,
-# r3 the ShiftRows table; r4-r11, ip and lr are saved or scratch).
+# Core registers free to point at spill slots during the rounds (r1 round keys, r2 rounds left,
+# r3 the ShiftRows table; in, out, the batch count and the state wait on the stack; r4-r11, ip
+# and lr are saved or scratch). Slot 0 is sp itself.
 SLOT_POINTERS = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "ip", "lr"]
 
 
@@ -399,7 +405,7 @@ class Allocator:
 # --- The assembly file --------------------------------------------------------------------------
 
 # The list scheduler's random tie-breaks that gave the fewest instructions (--search N finds
-# them; the output depends only on these and the circuit).
+# them); --anneal starts from their orders, and they are the fallback when ORDERS is stale.
 SEEDS = {"first_segment": 322, "middle_round": 97, "last_round": 704}
 
 
