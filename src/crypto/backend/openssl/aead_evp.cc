@@ -100,19 +100,19 @@ constexpr bool kSealInTwoPasses = false;
 class EvpCcm final : public AeadImpl {
  public:
   EvpCcm(const EVP_CIPHER* cipher, Bytes key, std::size_t tag_len, std::size_t nonce_len)
-      : enc_(new_cipher_ctx()),
-        ctr_(new_cipher_ctx()),
-        mac_(new_cipher_ctx()),
-        tag_len_(tag_len),
-        nonce_len_(nonce_len) {
-    set_up_check(EVP_EncryptInit_ex(enc_.get(), cipher, nullptr, nullptr, nullptr),
-                 "EVP_EncryptInit_ex");
-    set_up_check(
-        EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
-        "CCM IV length");
-    set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_TAG, to_int(tag_len), nullptr),
-                 "CCM tag length");
-    set_up_check(EVP_EncryptInit_ex(enc_.get(), nullptr, nullptr, key.data(), nullptr), "CCM key");
+      : ctr_(new_cipher_ctx()), mac_(new_cipher_ctx()), tag_len_(tag_len), nonce_len_(nonce_len) {
+    if constexpr (!kSealInTwoPasses) {  // EVP's CCM context serves sealing only
+      enc_ = new_cipher_ctx();
+      set_up_check(EVP_EncryptInit_ex(enc_.get(), cipher, nullptr, nullptr, nullptr),
+                   "EVP_EncryptInit_ex");
+      set_up_check(
+          EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_IVLEN, to_int(nonce_len), nullptr),
+          "CCM IV length");
+      set_up_check(EVP_CIPHER_CTX_ctrl(enc_.get(), EVP_CTRL_AEAD_SET_TAG, to_int(tag_len), nullptr),
+                   "CCM tag length");
+      set_up_check(EVP_EncryptInit_ex(enc_.get(), nullptr, nullptr, key.data(), nullptr),
+                   "CCM key");
+    }
     set_up_check(
         EVP_EncryptInit_ex(ctr_.get(), aes_cipher("CTR", key.size()), nullptr, key.data(), nullptr),
         "CTR key");
@@ -234,7 +234,7 @@ class EvpCcm final : public AeadImpl {
     std::uint8_t last_[16] = {};
   };
 
-  EvpCipherCtx enc_;
+  EvpCipherCtx enc_;  // EVP's CCM, where it seals (null on 32-bit ARM)
   EvpCipherCtx ctr_;
   EvpCipherCtx mac_;
   std::size_t tag_len_;
