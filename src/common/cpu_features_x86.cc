@@ -10,6 +10,14 @@ namespace {
 Features probe() noexcept {
   Features f;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) != 0) {
+    // The vendor string is EBX, EDX, ECX: "GenuineIntel", "AuthenticAMD" (and "HygonGenuine",
+    // Zen cores under another name).
+    constexpr unsigned kGenu = 0x756e6547, kAuth = 0x68747541, kHygo = 0x6f677948;
+    f.vendor = ebx == kGenu                     ? Vendor::kIntel
+               : (ebx == kAuth || ebx == kHygo) ? Vendor::kAmd
+                                                : Vendor::kOther;
+  }
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) {
     return f;
   }
@@ -31,6 +39,7 @@ Features probe() noexcept {
     f.vaes = ymm_enabled && (ecx & bit_VAES) != 0;
     f.vpclmulqdq = ymm_enabled && (ecx & bit_VPCLMULQDQ) != 0;
     f.avx512f = zmm_enabled && (ebx & bit_AVX512F) != 0;
+    f.avx512bw = f.avx512f && (ebx & bit_AVX512BW) != 0;
   }
   return f;
 }

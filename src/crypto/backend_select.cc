@@ -72,7 +72,9 @@ KernelReport kernel_report() {
   } else {
     r.native_aes = detail::native_aes_name();
   }
-  r.hmac = detail::hmac_uses_native_sha() ? detail::native_sha_kernels().name : "openssl-sha";
+  const bool native_sha = detail::hmac_uses_native_sha();
+  r.hmac = native_sha ? detail::native_sha_kernels().name : "openssl-sha";
+  r.hmac_batch = native_sha ? detail::native_sha_kernels().lanes_name : "openssl-sha-x1";
   const std::string_view ipsecmb = detail::ipsecmb_architecture();
   r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
   return r;

@@ -113,14 +113,7 @@ Hmac::Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key, Resolved backe
   // native kernels start from. resolve() made kNative available, i.e. the table holds this
   // hash's kernels (SHA-1 and SHA-256 only).
   if (backend_ == Backend::kNative) {
-    const detail::ShaKernels& kernels = detail::native_sha_kernels();
-    if (hash == HashAlgorithm::kSha1) {
-      compress_ = kernels.sha1;
-      compress_x2_ = kernels.sha1_x2;
-    } else {
-      compress_ = kernels.sha256;
-      compress_x2_ = kernels.sha256_x2;
-    }
+    compress_ = detail::hmac_kernels(detail::native_sha_kernels(), hash).compress;
     Chain in = chain_of(hash, inner_);
     Chain out = chain_of(hash, outer_);
     for (std::size_t i = 0; i < chain_words(hash); ++i) {
@@ -140,7 +133,6 @@ Hmac::~Hmac() {
   // The kernel pointers are not secret, but clearing them leaves nothing of a destroyed Hmac
   // but its two enum bytes, which is what the wipe test checks a stale object against.
   wireseal::detail::secure_wipe(&compress_, sizeof(compress_));
-  wireseal::detail::secure_wipe(&compress_x2_, sizeof(compress_x2_));
 }
 
 Hmac::Stream::Stream(const Hmac& hmac) noexcept : hmac_(&hmac), inner_(hmac.inner_) {}
@@ -192,7 +184,7 @@ Status Hmac::compute(std::span<const std::uint8_t> message,
 }
 
 void Hmac::compute_lanes(HmacJob* const* jobs, std::size_t num_jobs) const noexcept {
-  const detail::HmacKernels kernels{compress_, compress_x2_};
+  const detail::HmacKernels kernels = detail::hmac_kernels(detail::native_sha_kernels(), hash_);
   if (hash_ == HashAlgorithm::kSha1) {
     detail::hmac_sha1_lanes(kernels, inner_chain_, outer_chain_, jobs, num_jobs);
   } else {

@@ -14,10 +14,16 @@ namespace wireseal::crypto::detail {
 
 // HmacKernels are one hash's compression kernels from the table, both set (an Hmac on
 // Backend::kNative holds them from its construction on).
+// `lanes` is the table's batch plan; compress_x16 is set when it is HmacLanes::kSixteen.
 struct HmacKernels {
   ShaKernels::Compress compress;
   ShaKernels::CompressX2 compress_x2;
+  ShaKernels::CompressX16 compress_x16;
+  HmacLanes lanes;
 };
+
+// hmac_kernels returns the table's kernels for `hash` (kSha1 or kSha256).
+HmacKernels hmac_kernels(const ShaKernels& table, HashAlgorithm hash) noexcept;
 
 // hmac_sha1_lanes / hmac_sha256_lanes compute the jobs' MACs from the key's precomputed inner
 // and outer chaining values (the hash state after the ipad / opad block). Jobs must have valid

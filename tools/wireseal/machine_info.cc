@@ -62,8 +62,8 @@ std::string cpu_mask(const crypto::KernelReport& report) {
 
 // kernels names the variant each feature-dependent kernel family runs here.
 std::string kernels(const crypto::KernelReport& report) {
-  return fmt::format("native {}, hmac {}, ipsec-mb {}", report.native_aes, report.hmac,
-                     report.ipsec_mb);
+  return fmt::format("native {}, hmac {}, hmac batches {}, ipsec-mb {}", report.native_aes,
+                     report.hmac, report.hmac_batch, report.ipsec_mb);
 }
 
 }  // namespace

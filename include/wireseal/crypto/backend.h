@@ -60,6 +60,7 @@ struct KernelReport {
   std::string mask_unknown;   // names in it that are not features, comma-separated (ignored)
   std::string native_aes;     // "vaes", "aes-ni" or "unavailable"
   std::string hmac;           // "sha-ni" or "openssl-sha"
+  std::string hmac_batch;     // how HMAC batches use them: "sha-ni-x2", "avx512-x16", ...
   std::string ipsec_mb;       // ipsec-mb's manager ("avx512-t2", ...) or "unavailable"
 };
 

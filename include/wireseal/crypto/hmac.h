@@ -104,15 +104,14 @@ class Hmac {
   };
   Hmac(HashAlgorithm hash, std::span<const std::uint8_t> key, Resolved backend) noexcept;
 
-  // The native backend's compression kernels for hash_ (single lane and two interleaved), taken
-  // from the kernel table at construction; null on kOpenSsl, whose compression is OpenSSL's.
+  // The native backend's single-lane compression kernel for hash_, taken from the kernel table
+  // at construction (the batch kernels are read from the table when a batch runs); null on
+  // kOpenSsl, whose compression is OpenSSL's.
   using Compress = void (*)(std::uint32_t*, const std::uint8_t*, std::size_t) noexcept;
-  using CompressX2 = void (*)(std::uint32_t* const*, const std::uint8_t* const*) noexcept;
 
   HashAlgorithm hash_;
   Backend backend_;
   Compress compress_ = nullptr;
-  CompressX2 compress_x2_ = nullptr;
   std::uint32_t inner_chain_[8] = {};
   std::uint32_t outer_chain_[8] = {};
   HashState inner_;

@@ -53,16 +53,34 @@ const char* native_aes_name() noexcept;
 //                       without an interleaved form sets one that runs the two in turn).
 // HMAC-SHA1/SHA-256's native backend is exactly this table (hmac.cc, hmac_lanes.cc):
 // native_supports(kHmacSha1 / kHmacSha256) is sha1 / sha256 != nullptr.
+//   sha1_x16 / sha256_x16 compress one block for each of sixteen lanes held word-major in one
+//                       state array (state[16 * word + lane]), updating only the lanes set in
+//                       `active`; every block pointer must be readable. Null where the CPU has
+//                       no wide vectors for it (x86: AVX-512F and AVX-512BW).
+// `lanes` says how a batch of HMACs is spread over these kernels (hmac_lanes.cc): chosen per CPU
+// at start-up, since whether interleaving pays depends on the core, not only on the features.
+enum class HmacLanes : std::uint8_t {
+  kOneByOne,  // each message alone on the single-lane kernel
+  kPairs,     // up to four messages in lockstep, two at a time on the _x2 kernels
+  kSixteen,   // up to sixteen messages in lockstep on the _x16 kernels
+};
+
 struct ShaKernels {
   using Compress = void (*)(std::uint32_t* state, const std::uint8_t* blocks,
                             std::size_t num_blocks) noexcept;
   using CompressX2 = void (*)(std::uint32_t* const* states,
                               const std::uint8_t* const* blocks) noexcept;
+  using CompressX16 = void (*)(std::uint32_t* state, const std::uint8_t* const* blocks,
+                               std::uint32_t active) noexcept;
   Compress sha1 = nullptr;
   CompressX2 sha1_x2 = nullptr;
+  CompressX16 sha1_x16 = nullptr;
   Compress sha256 = nullptr;
   CompressX2 sha256_x2 = nullptr;
-  const char* name = nullptr;  // the kernels' name in kernel_report() ("sha-ni"), or null
+  CompressX16 sha256_x16 = nullptr;
+  HmacLanes lanes = HmacLanes::kPairs;  // kSixteen only when the _x16 members are set
+  const char* name = nullptr;           // the kernels' name in kernel_report() ("sha-ni"), or null
+  const char* lanes_name = nullptr;     // the batch plan's ("sha-ni-x2", "avx512-x16"), or null
 };
 
 // native_sha_kernels returns this process's table (the same object on every call).

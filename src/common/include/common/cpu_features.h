@@ -9,7 +9,7 @@
 //
 // WIRESEAL_CPU_DISABLE, a comma-separated list of feature names read once with the probe, turns
 // features off so a test can force each kernel variant on one machine. Disabling a feature also
-// disables those built on it (avx -> avx2 -> vaes, vpclmulqdq, avx512f; aesni -> vaes;
+// disables those built on it (avx -> avx2 -> vaes, vpclmulqdq, avx512f -> avx512bw; aesni -> vaes;
 // pclmulqdq -> vpclmulqdq; neon -> aes, pmull, sha1, sha2). A mask only removes features, so
 // nothing can ever use an instruction the CPU lacks; unknown names are reported on stderr and
 // ignored.
@@ -19,7 +19,13 @@
 
 namespace wireseal::cpu {
 
+// The CPU's maker, where a kernel choice depends on how a core runs an instruction rather than
+// on whether it has it (x86: SHA-NI's latency, see backend/x86/native_select.cc). Not a
+// feature: the mask cannot change it.
+enum class Vendor : unsigned char { kOther, kIntel, kAmd };
+
 struct Features {
+  Vendor vendor = Vendor::kOther;
   // x86-64
   bool aesni = false;
   bool pclmulqdq = false;
@@ -29,6 +35,7 @@ struct Features {
   bool vpclmulqdq = false;
   bool sha_ni = false;
   bool avx512f = false;
+  bool avx512bw = false;  // byte and word instructions on ZMM (VPSHUFB for the SHA lanes)
   // ARM (aarch64, and 32-bit ARM where AArch32 has the same instructions). On aarch64 NEON
   // (Advanced SIMD) is architectural; on armv7 the kernel reports it. The other four are the
   // ARMv8 Cryptography Extensions: AESE/AESD/AESMC/AESIMC, PMULL/PMULL2 (64x64 polynomial

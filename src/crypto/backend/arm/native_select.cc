@@ -87,6 +87,8 @@ ShaKernels choose_sha_kernels() noexcept {
   }
   if (cpu.sha1 || cpu.sha2) {
     k.name = "armv8-ce";
+    k.lanes = HmacLanes::kPairs;
+    k.lanes_name = "armv8-ce-x2";
   }
   return k;
 }

@@ -1,12 +1,16 @@
 // The native x86-64 backend's answers to backend/native.h, given the CPU: what it serves, its
 // factories (over the kernel files' objects, aesni_objects.h) and the SHA kernel table.
 // Compiled without ISA flags: it runs before we know AES-NI or SHA-NI exists.
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include "backend/native.h"
 #include "backend/x86/aesni_objects.h"
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
+#include "backend/x86/sha_avx512.h"
 #include "common/cpu_features.h"
 
 namespace wireseal::crypto::detail {
@@ -49,15 +53,80 @@ const char* native_aes_name() noexcept { return native_uses_vaes() ? "vaes" : "a
 
 namespace {
 
+// default_lanes picks how HMAC batches use the kernels on this core when nothing overrides it,
+// from CPUID's vendor and features (docs/DESIGN.md, "Multi-buffer HMAC"):
+// - AMD: SHA1RNDS4 and SHA256RNDS2 have long latency and high throughput, so interleaved SHA-NI
+//   chains run almost as many messages at once as there are chains. Measured on Zen 5, which
+//   also has AVX-512: pairs matched the sixteen lanes on SHA-1 batches of sixteen and ran
+//   SHA-256 batches of eight in half their time, so AMD keeps the pairs.
+// - Intel with AVX-512F and AVX-512BW: interleaving SHA-NI chains measured slower than one
+//   message at a time on a Xeon (SHA-1 batches lost to single calls), so batches go to the
+//   sixteen lanes when they fill enough of them and run one at a time otherwise.
+// - Any other core: one at a time, so a batch never loses to single calls.
+HmacLanes default_lanes(const cpu::Features& cpu) noexcept {
+  if (cpu.vendor == cpu::Vendor::kAmd) {
+    return HmacLanes::kPairs;
+  }
+  if (cpu.vendor == cpu::Vendor::kIntel && cpu.avx512f && cpu.avx512bw) {
+    return HmacLanes::kSixteen;
+  }
+  return HmacLanes::kOneByOne;
+}
+
+// WIRESEAL_HMAC_LANES=one|x2|x16 overrides the choice (docs/DESIGN.md); x16 is honoured only
+// where the CPU has AVX-512F and AVX-512BW. Anything else keeps the default, with a warning.
+HmacLanes chosen_lanes(const cpu::Features& cpu) noexcept {
+  const HmacLanes fallback = default_lanes(cpu);
+  const char* value = std::getenv("WIRESEAL_HMAC_LANES");
+  if (value == nullptr || *value == '\0') {
+    return fallback;
+  }
+  const std::string_view v(value);
+  if (v == "one") {
+    return HmacLanes::kOneByOne;
+  }
+  if (v == "x2") {
+    return HmacLanes::kPairs;
+  }
+  if (v == "x16" && cpu.avx512f && cpu.avx512bw) {
+    return HmacLanes::kSixteen;
+  }
+  std::fprintf(stderr,
+               "wireseal: WIRESEAL_HMAC_LANES=%s is not one, x2 or x16 (x16 needs "
+               "AVX-512F and AVX-512BW); keeping the default\n",
+               value);
+  return fallback;
+}
+
+const char* lanes_name(HmacLanes lanes) noexcept {
+  switch (lanes) {
+    case HmacLanes::kOneByOne:
+      return "sha-ni-x1";
+    case HmacLanes::kPairs:
+      return "sha-ni-x2";
+    case HmacLanes::kSixteen:
+      return "avx512-x16";
+  }
+  return nullptr;
+}
+
 ShaKernels choose_sha_kernels() noexcept {
   ShaKernels k;
-  if (cpu::features().sha_ni) {  // sha*_ni.cc are built with -msha -msse4.1
-    k.sha1 = sha1_compress_ni;
-    k.sha1_x2 = sha1_compress_ni_x2;
-    k.sha256 = sha256_compress_ni;
-    k.sha256_x2 = sha256_compress_ni_x2;
-    k.name = "sha-ni";
+  const cpu::Features& cpu = cpu::features();
+  if (!cpu.sha_ni) {
+    return k;  // no single-lane kernel: HMAC is OpenSSL's, batches included
   }
+  k.sha1 = sha1_compress_ni;  // sha*_ni.cc are built with -msha -msse4.1
+  k.sha1_x2 = sha1_compress_ni_x2;
+  k.sha256 = sha256_compress_ni;
+  k.sha256_x2 = sha256_compress_ni_x2;
+  k.name = "sha-ni";
+  k.lanes = chosen_lanes(cpu);
+  if (k.lanes == HmacLanes::kSixteen) {  // sha_avx512.cc is built with -mavx512f -mavx512bw
+    k.sha1_x16 = sha1_compress_avx512_x16;
+    k.sha256_x16 = sha256_compress_avx512_x16;
+  }
+  k.lanes_name = lanes_name(k.lanes);
   return k;
 }
 
