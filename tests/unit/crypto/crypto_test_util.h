@@ -86,9 +86,9 @@ inline constexpr bool kArmTarget = false;
 #endif
 
 // implements tells whether `backend` has code for `primitive` at all, on any CPU of this
-// target: the design, not this machine (the native kernels do no ChaCha20, GCM only on
-// ARM, and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and
-// ChaCha20).
+// target: the design, not this machine (the native kernels do GCM only on ARM,
+// ChaCha20-Poly1305 only on x86 (AVX-512F), and HMAC only with SHA-1 and SHA-256; ipsec-mb
+// serves only GCM and ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
       primitive == crypto::Primitive::kAesGcm || primitive == crypto::Primitive::kChaCha20Poly1305;
@@ -103,7 +103,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
       if (kArmTarget) {
         return primitive != crypto::Primitive::kChaCha20Poly1305;
       }
-      return !aead_only;
+      return primitive != crypto::Primitive::kAesGcm;
     case crypto::Backend::kIpsecMb:
       return aead_only;
     case crypto::Backend::kAuto:
@@ -139,6 +139,9 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
     }
   } else if (backend == crypto::Backend::kNative && is_hmac(primitive)) {
     need(cpu.sha_ni, "sha_ni");
+  } else if (backend == crypto::Backend::kNative &&
+             primitive == crypto::Primitive::kChaCha20Poly1305) {
+    need(cpu.avx512f, "avx512f");
   } else if (backend == crypto::Backend::kNative) {
     need(cpu.aesni, "aesni");
   } else if (backend == crypto::Backend::kIpsecMb) {

@@ -23,6 +23,8 @@ bool native_supports(Primitive primitive) noexcept {
     case Primitive::kAesCbc:
     case Primitive::kAesCmac:
       return cpu.aesni;
+    case Primitive::kChaCha20Poly1305:
+      return cpu.avx512f;  // chacha20_avx512.cc is built with -mavx512f
     case Primitive::kHmacSha1:
       return native_sha_kernels().sha1 != nullptr;
     case Primitive::kHmacSha256:
@@ -34,9 +36,13 @@ bool native_supports(Primitive primitive) noexcept {
 
 std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, std::size_t tag_len,
                                            std::size_t nonce_len) {
+  if (algorithm == AeadAlgorithm::kChaCha20Poly1305) {
+    return make_native_chacha20_poly1305(key);
+  }
   if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes192Ccm &&
       algorithm != AeadAlgorithm::kAes256Ccm) {
-    throw std::invalid_argument("wireseal: the native backend implements AES-CCM only (AEADs)");
+    throw std::invalid_argument(
+        "wireseal: the native backend implements AES-CCM and ChaCha20-Poly1305 only (AEADs)");
   }
   return make_aesni_ccm(key, tag_len, nonce_len);
 }

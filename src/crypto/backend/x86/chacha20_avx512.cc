@@ -1,0 +1,241 @@
+// ChaCha20 on AVX-512F (chacha20_avx512.h). Each of the four rows of the state is one register
+// whose 128-bit lanes belong to four consecutive blocks, so a quarter round on all columns is
+// four additions, four XORs and four VPROLDs for four blocks; the diagonal rounds rotate the
+// rows' words with VPSHUFD. Groups of four blocks are independent, and up to four run
+// interleaved to hide the rounds' latency on long messages.
+#include "backend/x86/chacha20_avx512.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "backend/x86/poly1305.h"
+
+namespace wireseal::crypto::detail {
+namespace {
+
+// GCC 12's unmasked forms of these intrinsics pass an undefined merge source and trip
+// -Werror=uninitialized; the zero-masking forms with every lane selected are the same
+// instructions (VPROLD, VPSHUFD, VSHUFI32X4, VBROADCASTI32X4).
+constexpr __mmask16 kAll = 0xFFFF;
+
+template <int N>
+__m512i rol(__m512i x) noexcept {
+  return _mm512_maskz_rol_epi32(kAll, x, N);
+}
+template <_MM_PERM_ENUM P>
+__m512i shuffle_words(__m512i x) noexcept {
+  return _mm512_maskz_shuffle_epi32(kAll, x, P);
+}
+template <int Imm>
+__m512i shuffle_lanes(__m512i x, __m512i y) noexcept {
+  return _mm512_maskz_shuffle_i32x4(kAll, x, y, Imm);
+}
+__m512i broadcast_lane(__m128i x) noexcept { return _mm512_maskz_broadcast_i32x4(kAll, x); }
+
+struct Rows {
+  __m512i a, b, c, d;
+};
+
+// Inlined so the rows stay in registers (a call passes them through memory).
+template <std::size_t G>
+[[gnu::always_inline]] inline void quarter_rounds(Rows (&s)[G]) noexcept {
+  for (Rows& r : s) {
+    r.a = _mm512_add_epi32(r.a, r.b);
+    r.d = rol<16>(_mm512_xor_si512(r.d, r.a));
+  }
+  for (Rows& r : s) {
+    r.c = _mm512_add_epi32(r.c, r.d);
+    r.b = rol<12>(_mm512_xor_si512(r.b, r.c));
+  }
+  for (Rows& r : s) {
+    r.a = _mm512_add_epi32(r.a, r.b);
+    r.d = rol<8>(_mm512_xor_si512(r.d, r.a));
+  }
+  for (Rows& r : s) {
+    r.c = _mm512_add_epi32(r.c, r.d);
+    r.b = rol<7>(_mm512_xor_si512(r.b, r.c));
+  }
+}
+
+// NoFeed is keystream's between-rounds work when there is none.
+struct NoFeed {
+  void operator()() const noexcept {}
+};
+
+// keystream computes G groups of four blocks from counter on: group g, lane i is block
+// counter + 4g + i. Each group's output is four registers in block order. `between` runs after
+// every double round: scalar work placed there (Poly1305) overlaps the vector rounds.
+template <std::size_t G, class Feed = NoFeed>
+[[gnu::always_inline]] inline void keystream(const std::uint32_t key[8],
+                                             const std::uint32_t nonce[3], std::uint32_t counter,
+                                             __m512i (&out)[G][4], Feed between = {}) noexcept {
+  const __m512i a0 = broadcast_lane(_mm_setr_epi32(0x61707865, 0x3320646e, 0x79622d32,
+                                                   0x6b206574));  // "expand 32-byte k"
+  const __m512i b0 = broadcast_lane(
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(key)));  // NOLINT: intrinsic load
+  const __m512i c0 = broadcast_lane(
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)));  // NOLINT: intrinsic load
+  const __m512i d_base =
+      broadcast_lane(_mm_setr_epi32(static_cast<int>(counter), static_cast<int>(nonce[0]),
+                                    static_cast<int>(nonce[1]), static_cast<int>(nonce[2])));
+  const __m512i lane_step = _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0);
+  Rows s[G];
+  __m512i d0[G];
+  for (std::size_t g = 0; g < G; ++g) {
+    d0[g] = _mm512_add_epi32(_mm512_add_epi32(d_base, lane_step),
+                             _mm512_maskz_set1_epi32(0x1111, static_cast<int>(4 * g)));
+    s[g] = {a0, b0, c0, d0[g]};
+  }
+  for (int round = 0; round < 10; ++round) {
+    quarter_rounds<G>(s);
+    for (Rows& r : s) {  // to diagonals: row b left by one word, c by two, d by three
+      r.b = shuffle_words<_MM_PERM_ADCB>(r.b);
+      r.c = shuffle_words<_MM_PERM_BADC>(r.c);
+      r.d = shuffle_words<_MM_PERM_CBAD>(r.d);
+    }
+    quarter_rounds<G>(s);
+    for (Rows& r : s) {  // and back
+      r.b = shuffle_words<_MM_PERM_CBAD>(r.b);
+      r.c = shuffle_words<_MM_PERM_BADC>(r.c);
+      r.d = shuffle_words<_MM_PERM_ADCB>(r.d);
+    }
+    between();
+  }
+  for (std::size_t g = 0; g < G; ++g) {
+    const __m512i a = _mm512_add_epi32(s[g].a, a0);
+    const __m512i b = _mm512_add_epi32(s[g].b, b0);
+    const __m512i c = _mm512_add_epi32(s[g].c, c0);
+    const __m512i d = _mm512_add_epi32(s[g].d, d0[g]);
+    // Lane i of a, b, c, d are block i's four rows: a 4x4 transpose of 128-bit lanes.
+    const __m512i ab01 = shuffle_lanes<0x44>(a, b);  // a0 a1 b0 b1
+    const __m512i cd01 = shuffle_lanes<0x44>(c, d);  // c0 c1 d0 d1
+    const __m512i ab23 = shuffle_lanes<0xEE>(a, b);  // a2 a3 b2 b3
+    const __m512i cd23 = shuffle_lanes<0xEE>(c, d);  // c2 c3 d2 d3
+    out[g][0] = shuffle_lanes<0x88>(ab01, cd01);     // a0 b0 c0 d0
+    out[g][1] = shuffle_lanes<0xDD>(ab01, cd01);     // a1 b1 c1 d1
+    out[g][2] = shuffle_lanes<0x88>(ab23, cd23);
+    out[g][3] = shuffle_lanes<0xDD>(ab23, cd23);
+  }
+}
+
+// xor_keystream XORs up to 256 * G bytes with the computed groups (whole blocks straight, a
+// partial last one through a stack copy).
+template <std::size_t G>
+void xor_keystream(const __m512i (&ks)[G][4], const std::uint8_t* in, std::uint8_t* out,
+                   std::size_t len) noexcept {
+  for (std::size_t g = 0; g < G; ++g) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (len >= 64) {
+        _mm512_storeu_si512(out, _mm512_xor_si512(_mm512_loadu_si512(in), ks[g][i]));
+        in += 64;
+        out += 64;
+        len -= 64;
+      } else if (len != 0) {
+        alignas(64) std::uint8_t block[64];
+        std::memcpy(block, in, len);
+        _mm512_store_si512(block, _mm512_xor_si512(_mm512_load_si512(block), ks[g][i]));
+        std::memcpy(out, block, len);
+        return;
+      } else {
+        return;
+      }
+    }
+  }
+}
+
+template <std::size_t G>
+void xor_groups(const std::uint32_t key[8], const std::uint32_t nonce[3], std::uint32_t counter,
+                const std::uint8_t* in, std::uint8_t* out, std::size_t len) noexcept {
+  __m512i ks[G][4];
+  keystream<G>(key, nonce, counter, ks);
+  xor_keystream<G>(ks, in, out, len);
+}
+
+// absorb_padded_tail absorbs the last `n` (< 16) bytes padded with zeros, if there are any.
+void absorb_padded_tail(Poly1305State& poly, const std::uint8_t* data, std::size_t n) noexcept {
+  if (n != 0) {
+    std::uint8_t block[16] = {};
+    std::memcpy(block, data, n);
+    poly1305_blocks(poly, block, 1);
+  }
+}
+
+// PolyFeed absorbs a run of Poly1305 blocks a few at a time, one share per double round.
+struct PolyFeed {
+  Poly1305State* poly;
+  const std::uint8_t* data;
+  std::size_t left;
+  std::size_t per_round;
+
+  void operator()() noexcept {
+    const std::size_t n = left < per_round ? left : per_round;
+    poly1305_blocks(*poly, data, n);
+    data += 16 * n;
+    left -= n;
+  }
+};
+
+}  // namespace
+
+void chacha20_xor_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
+                         std::uint32_t counter, const std::uint8_t* in, std::uint8_t* out,
+                         std::size_t len) noexcept {
+  for (; len >= 1024; len -= 1024, in += 1024, out += 1024, counter += 16) {
+    xor_groups<4>(key, nonce, counter, in, out, 1024);
+  }
+  if (len > 512) {
+    xor_groups<4>(key, nonce, counter, in, out, len);
+  } else if (len > 256) {
+    xor_groups<2>(key, nonce, counter, in, out, len);
+  } else if (len != 0) {
+    xor_groups<1>(key, nonce, counter, in, out, len);
+  }
+}
+
+void chacha20_blocks4_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
+                             std::uint32_t counter, std::uint8_t out[256]) noexcept {
+  __m512i ks[1][4];
+  keystream<1>(key, nonce, counter, ks);
+  for (int i = 0; i < 4; ++i) {
+    _mm512_storeu_si512(out + 64 * i, ks[0][i]);
+  }
+}
+
+}  // namespace wireseal::crypto::detail
+
+namespace wireseal::crypto::detail {
+
+void chacha20_poly1305_bulk_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
+                                   std::uint8_t* out, const std::uint8_t* in, std::size_t start,
+                                   std::size_t len, Poly1305State& poly, bool mac_output) noexcept {
+  constexpr std::size_t kChunk = 512;  // two groups: eight blocks
+  const std::uint8_t* mac = mac_output ? out : in;
+  std::size_t absorbed = 0;  // bytes of `mac` already in the Poly1305 state
+  std::uint32_t counter = static_cast<std::uint32_t>(start / 64) + 1;
+  for (std::size_t at = start; at < len; at += kChunk, counter += 8) {
+    const std::size_t n = std::min(kChunk, len - at);
+    // Sealing can absorb only ciphertext already written (before this chunk); opening absorbs
+    // this chunk's too, read before the XOR below overwrites it in place.
+    const std::size_t target = (mac_output ? at : at + n) / 16 * 16;
+    const std::size_t blocks = (target - absorbed) / 16;
+    PolyFeed feed{&poly, mac + absorbed, blocks, (blocks + 9) / 10};
+    __m512i ks[2][4];
+    keystream<2>(key, nonce, counter, ks, [&feed]() noexcept { feed(); });
+    absorbed = target;
+    if (!mac_output && at + n == len) {
+      absorb_padded_tail(poly, mac + absorbed, len - absorbed);
+      absorbed = len;
+    }
+    xor_keystream<2>(ks, in + at, out + at, n);
+  }
+  if (absorbed < len) {
+    const std::size_t whole = (len - absorbed) / 16;
+    poly1305_blocks(poly, mac + absorbed, whole);
+    absorbed += 16 * whole;
+    absorb_padded_tail(poly, mac + absorbed, len - absorbed);
+  }
+}
+
+}  // namespace wireseal::crypto::detail
