@@ -1,5 +1,8 @@
 #include "bench/bench_util.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <string>
 
 namespace wireseal::bench {
@@ -39,6 +42,13 @@ std::string benchmark_name(std::string_view suite, std::string_view op, std::str
 const std::vector<std::string>& registered_names() { return names(); }
 
 void set_fixed_iterations(std::int64_t n) { g_fixed_iterations = n; }
+
+int scaling_threads() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const int cores = sched_getaffinity(0, sizeof(allowed), &allowed) == 0 ? CPU_COUNT(&allowed) : 0;
+  return std::max(cores, 2);
+}
 
 namespace detail {
 

@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -93,14 +94,59 @@ void run_timed(benchmark::State& state, Timed<Op>& t) {
 // register_named registers one benchmark under `name` with the harness's common settings
 // (nanoseconds, the fixed iteration count if one was set) and records the name for the
 // runner. Every suite registers through it.
+// `threads` > 0 runs the body in that many threads at once (Google Benchmark's Threads), each
+// timing its own loop, with wall-clock time reported (the "scale/" rows).
 template <class Body>
-void register_named(std::string name, Body body) {
+void register_named(std::string name, Body body, int threads = 0) {
   benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(), std::move(body));
   b->Unit(benchmark::kNanosecond);
+  if (threads > 0) {
+    b->Threads(threads)->UseRealTime();
+  }
   if (detail::fixed_iterations() > 0) {
     b->Iterations(detail::fixed_iterations());
   }
   detail::note_registered(std::move(name));
+}
+
+// Multi-core scaling: the operations below also run as "scale/<suite>_<op>_<size>/<impl>/<N>"
+// for N = 1 .. the core count, N threads at once, each building its own fixture (its own
+// session, sealer or channel, keys and buffers: nothing shared, nothing written by two
+// threads). ns/op is per operation per thread, so N threads do N * 10^9 / ns operations a
+// second, and the scaling efficiency at N is ns(1) / ns(N) (`wireseal bench` prints both).
+struct ScalingCase {
+  std::string_view suite;
+  std::string_view op;
+  std::size_t size;
+};
+inline constexpr ScalingCase kScalingCases[] = {
+    {"srtp", "aes128cm_sha1_80_protect", 1200},  // an SFU's per-packet work
+    {"dtls", "aes128gcm_encrypt", 1400},         // a DTLS data channel's record
+    {"smb", "transform_seal_gcm128", 65536},     // an SMB channel's encrypted I/O
+};
+
+// scaling_threads is the largest N: the cores this process may run on (at least 2, so the
+// rows exist on any machine).
+int scaling_threads();
+
+template <class Make>
+void register_scaling(std::string_view suite, std::string_view op, std::string_view impl, Make make,
+                      std::size_t size) {
+  const std::string scaled_op =
+      std::string(suite) + "_" + std::string(op) + "_" + std::to_string(size);
+  for (int n = 1; n <= scaling_threads(); ++n) {
+    register_named(
+        benchmark_name("scale", scaled_op, impl, static_cast<std::size_t>(n)),
+        [make, size](benchmark::State& state) {
+          try {
+            auto t = make(size);  // this thread's own fixture
+            run_timed(state, t);
+          } catch (const std::exception& e) {
+            state.SkipWithError(e.what());
+          }
+        },
+        n);
+  }
 }
 
 // register_op registers "suite/op/impl/size" for each size. `make(size)` builds the fixture
@@ -118,6 +164,12 @@ void register_op(std::string_view suite, std::string_view op, std::string_view i
         state.SkipWithError(e.what());
       }
     });
+  }
+  for (const ScalingCase& c : kScalingCases) {
+    if (c.suite == suite && c.op == op &&
+        std::find(sizes.begin(), sizes.end(), c.size) != sizes.end()) {
+      register_scaling(suite, op, impl, make, c.size);
+    }
   }
 }
 

@@ -21,9 +21,12 @@ double counter(const benchmark::BenchmarkReporter::Run& run, const char* key) {
 nlohmann::json repetition_figures(const benchmark::BenchmarkReporter::Run& run) {
   // GetAdjustedRealTime is per iteration in the benchmark's unit (every suite registers ns).
   const double ns_per_unit = 1e9 / benchmark::GetTimeUnitMultiplier(run.time_unit);
-  // bytes_per_second is a rate over CPU time; times CPU time per op gives the payload per op.
-  const double cpu_s_per_op =
-      run.cpu_accumulated_time / static_cast<double>(run.iterations > 0 ? run.iterations : 1);
+  // bytes_per_second is a rate over CPU time, or over wall-clock time for the threaded
+  // "scale/" rows (UseRealTime, every thread's operations counted); times the same time per op
+  // gives the payload per op.
+  const double iterations = static_cast<double>(run.iterations > 0 ? run.iterations : 1);
+  const double cpu_s_per_op = run.threads > 1 ? run.real_accumulated_time / iterations
+                                              : run.cpu_accumulated_time / iterations;
   return {
       {"real_time_ns", finite_or_zero(run.GetAdjustedRealTime() * ns_per_unit)},
       {"bytes_per_op", finite_or_zero(counter(run, "B/op"))},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <string_view>
 #include <utility>
 
 namespace wireseal::cli {
@@ -98,7 +99,52 @@ std::string TextTable::render() const {
   return out;
 }
 
-std::string format_table(const std::vector<BenchRow>& rows) {
+namespace {
+
+constexpr std::string_view kScalePrefix = "scale/";
+
+bool is_scaling(const BenchRow& row) { return row.op.starts_with(kScalePrefix); }
+
+// format_scaling prints the "scale/" rows: their size is the thread count and their ns/op the
+// wall-clock time per operation of all threads together (bench/bench_util.h), so the
+// aggregate rate is 10^9 / ns and the efficiency at N threads is ns(1) / (N * ns(N)).
+std::string format_scaling(const std::vector<BenchRow>& rows) {
+  std::map<std::pair<std::string, std::string>, double> one_thread;
+  for (const BenchRow& r : rows) {
+    if (is_scaling(r) && r.size == 1) {
+      one_thread[{r.op, r.impl}] = r.median_ns;
+    }
+  }
+  TextTable table(
+      {"multi-core scaling", "impl", "threads", "ns/op (all threads)", "kops/s", "efficiency"},
+      {false, false, true, true, true, true});
+  for (const BenchRow& r : rows) {
+    if (!is_scaling(r) || r.median_ns <= 0) {
+      continue;
+    }
+    const auto one = one_thread.find({r.op, r.impl});
+    const std::string efficiency =
+        one == one_thread.end()
+            ? std::string(kMissing)
+            : fmt::format("{:.2f}", one->second / (static_cast<double>(r.size) * r.median_ns));
+    table.add({std::string(r.op, kScalePrefix.size()), r.impl, std::to_string(r.size),
+               ns(r.median_ns), fmt::format("{:.0f}", 1e6 / r.median_ns), efficiency});
+  }
+  return table.render();
+}
+
+}  // namespace
+
+std::string format_table(const std::vector<BenchRow>& all_rows) {
+  std::vector<BenchRow> rows;
+  bool any_scaling = false;
+  for (const BenchRow& r : all_rows) {
+    if (is_scaling(r)) {
+      any_scaling = true;
+    } else {
+      rows.push_back(r);
+    }
+  }
   const std::vector<PairedRow> paired = pair_rows(rows);
   std::string baseline_name = "baseline";
   for (const PairedRow& p : paired) {
@@ -119,7 +165,12 @@ std::string format_table(const std::vector<BenchRow>& rows) {
                p.baseline ? ns(p.baseline->median_ns) : kMissing,
                ratio ? fmt::format("{:.2f}x", *ratio) : kMissing});
   }
-  return table.render();
+  std::string out = table.render();
+  if (any_scaling) {
+    out += '\n';
+    out += format_scaling(all_rows);
+  }
+  return out;
 }
 
 std::string format_csv(const std::vector<BenchRow>& rows) {

@@ -21,6 +21,8 @@ struct PairedRow {
 // pair_rows groups `rows` by (op, size), keeping the order in which they first appear.
 std::vector<PairedRow> pair_rows(const std::vector<BenchRow>& rows);
 
+// format_table prints one row per (op, size) with its baseline beside it, then, when there are
+// "scale/" rows, the multi-core scaling table (aggregate rate and efficiency per thread count).
 std::string format_table(const std::vector<BenchRow>& rows);
 std::string format_csv(const std::vector<BenchRow>& rows);
 
