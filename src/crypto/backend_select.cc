@@ -77,6 +77,10 @@ KernelReport kernel_report() {
   const bool native_sha = detail::hmac_uses_native_sha();
   r.hmac = native_sha ? detail::native_sha_kernels().name : "openssl-sha";
   r.hmac_batch = native_sha ? detail::native_sha_kernels().lanes_name : "openssl-sha-x1";
+  if (resolve(Primitive::kChaCha20Poly1305, Backend::kAuto) == Backend::kNative &&
+      detail::ipsecmb_supports(Primitive::kChaCha20Poly1305)) {
+    r.chacha20_poly1305_native_max = detail::kNativeChaChaOwnMax;
+  }
   const std::string_view ipsecmb = detail::ipsecmb_architecture();
   r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
   return r;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench_compare.h"
+#include "bench_kernels.h"
 #include "bench_report.h"
 #include "bench_results.h"
 #include "bench_runner.h"
@@ -100,6 +101,11 @@ int run_bench(const Options& opt) {
     RunOutcome outcome = run_benchmarks(results.config);
     results.rows = std::move(outcome.rows);
     errors = std::move(outcome.errors);
+    for (BenchRow& row : results.rows) {
+      if (row.impl == kSubject) {
+        row.kernel = row_kernel(row.op, row.size);
+      }
+    }
   }
 
   if (opt.format == "json") {
@@ -107,6 +113,8 @@ int run_bench(const Options& opt) {
   } else if (opt.format == "csv") {
     fmt::print("{}", format_csv(results.rows));
   } else {
+    fmt::print("cpu: {} ({} cores); kernels: {}\n\n", results.machine.cpu_model,
+               results.machine.cores, results.machine.kernels);
     fmt::print("{}", format_table(results.rows));
   }
   if (!opt.out_path.empty()) {

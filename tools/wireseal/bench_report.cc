@@ -115,9 +115,9 @@ std::string format_scaling(const std::vector<BenchRow>& rows) {
       one_thread[{r.op, r.impl}] = r.median_ns;
     }
   }
-  TextTable table(
-      {"multi-core scaling", "impl", "threads", "ns/op (all threads)", "kops/s", "efficiency"},
-      {false, false, true, true, true, true});
+  TextTable table({"multi-core scaling", "impl", "threads", "ns/op (all threads)", "kops/s",
+                   "efficiency", "kernel"},
+                  {false, false, true, true, true, true, false});
   for (const BenchRow& r : rows) {
     if (!is_scaling(r) || r.median_ns <= 0) {
       continue;
@@ -128,7 +128,8 @@ std::string format_scaling(const std::vector<BenchRow>& rows) {
             ? std::string(kMissing)
             : fmt::format("{:.2f}", one->second / (static_cast<double>(r.size) * r.median_ns));
     table.add({std::string(r.op, kScalePrefix.size()), r.impl, std::to_string(r.size),
-               ns(r.median_ns), fmt::format("{:.0f}", 1e6 / r.median_ns), efficiency});
+               ns(r.median_ns), fmt::format("{:.0f}", 1e6 / r.median_ns), efficiency,
+               r.kernel.empty() ? std::string(kMissing) : r.kernel});
   }
   return table.render();
 }
@@ -154,8 +155,8 @@ std::string format_table(const std::vector<BenchRow>& all_rows) {
     }
   }
   TextTable table({"operation", "size", "wireseal ns/op", "MB/s", "B/op", "allocs/op",
-                   baseline_name + " ns/op", "ratio"},
-                  {false, true, true, true, true, true, true, true});
+                   baseline_name + " ns/op", "ratio", "kernel"},
+                  {false, true, true, true, true, true, true, true, false});
   for (const PairedRow& p : paired) {
     const BenchRow* s = p.subject;
     const auto ratio = p.ratio();
@@ -163,11 +164,12 @@ std::string format_table(const std::vector<BenchRow>& all_rows) {
                s ? mbs(s->mb_per_s) : kMissing, s ? count(s->bytes_per_op) : kMissing,
                s ? count(s->allocs_per_op) : kMissing,
                p.baseline ? ns(p.baseline->median_ns) : kMissing,
-               ratio ? fmt::format("{:.2f}x", *ratio) : kMissing});
+               ratio ? fmt::format("{:.2f}x", *ratio) : kMissing,
+               s && !s->kernel.empty() ? s->kernel : kMissing});
   }
-  std::string out = table.render();
+  std::string out = rows.empty() ? std::string() : table.render();
   if (any_scaling) {
-    out += '\n';
+    out += out.empty() ? "" : "\n";
     out += format_scaling(all_rows);
   }
   return out;

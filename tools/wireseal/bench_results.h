@@ -25,10 +25,11 @@ struct BenchRow {
   double allocs_per_op = 0;        // heap allocations per op (median over repetitions)
   double payload_bytes = 0;        // bytes processed per op (batch: all messages)
   std::vector<double> samples_ns;  // ns/op of each repetition, in run order
+  std::string kernel;              // wireseal rows: the kernels that ran (bench_kernels.h)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BenchRow, op, impl, size, median_ns, mb_per_s,
                                                 bytes_per_op, allocs_per_op, payload_bytes,
-                                                samples_ns)
+                                                samples_ns, kernel)
 
 struct BenchConfig {
   int repetitions = 0;

@@ -6,6 +6,7 @@
 // implementation measured on this CPU (see docs/BENCHMARKING.md); tests force each backend
 // in turn and differential-test it against OpenSSL.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -62,6 +63,9 @@ struct KernelReport {
   std::string hmac;           // "sha-ni" or "openssl-sha"
   std::string hmac_batch;     // how HMAC batches use them: "sha-ni-x2", "avx512-x16", ...
   std::string ipsec_mb;       // ipsec-mb's manager ("avx512-t2", ...) or "unavailable"
+  // kAuto's ChaCha20-Poly1305 on the native backend hands records longer than this many bytes
+  // to ipsec-mb's kernel; 0 when it does not (another backend, or no ipsec-mb).
+  std::size_t chacha20_poly1305_native_max = 0;
 };
 
 // kernel_report describes this process's CPU features and kernel choices (probed once).

@@ -34,6 +34,10 @@ std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, s
 std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key);
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes key);
 
+// kNativeChaChaOwnMax: records longer than this many bytes go from the native ChaCha20-Poly1305
+// object to ipsec-mb's kernel inside it, when ipsec-mb serves ChaCha20-Poly1305 (x86).
+inline constexpr std::size_t kNativeChaChaOwnMax = 512;
+
 // native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on the
 // wide (x86 VAES) kernels; false wherever there are none.
 bool native_uses_vaes() noexcept;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backend/native.h"
 #include "backend/x86/aesni_objects.h"
 #include "backend/x86/chacha20_avx512.h"
 #include "backend/x86/poly1305.h"
@@ -20,8 +21,8 @@
 namespace wireseal::crypto::detail {
 namespace {
 
-constexpr std::size_t kFirstKeystream = 192;  // blocks 1..3 of the first group
-constexpr std::size_t kOwnKernelMax = 512;    // longer records go to `bulk_` when there is one
+constexpr std::size_t kFirstKeystream = 192;                // blocks 1..3 of the first group
+constexpr std::size_t kOwnKernelMax = kNativeChaChaOwnMax;  // longer ones go to `bulk_`
 
 class NativeChaChaPoly final : public AeadImpl {
  public:

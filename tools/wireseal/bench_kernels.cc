@@ -1,0 +1,107 @@
+// row_kernel (bench_kernels.h): one rule per family of operation names, most specific first.
+#include "bench_kernels.h"
+
+#include <fmt/core.h>
+
+#include <charconv>
+
+#include "wireseal/crypto/backend.h"
+
+namespace wireseal::cli {
+namespace {
+
+using crypto::Backend;
+using crypto::Primitive;
+
+bool has(std::string_view op, std::string_view part) {
+  return op.find(part) != std::string_view::npos;
+}
+
+// backend_kernel names what kAuto runs for `primitive`: the backend and its variant.
+std::string backend_kernel(Primitive primitive, const crypto::KernelReport& k) {
+  switch (crypto::resolve(primitive, Backend::kAuto)) {
+    case Backend::kNative:
+      if (primitive == Primitive::kChaCha20Poly1305) {
+        return "native avx512";
+      }
+      return "native " + k.native_aes;
+    case Backend::kIpsecMb:
+      return "ipsec-mb " + k.ipsec_mb;
+    default:
+      return "openssl";
+  }
+}
+
+std::string chacha_kernel(std::uint64_t record_size, const crypto::KernelReport& k) {
+  if (k.chacha20_poly1305_native_max != 0 && record_size > k.chacha20_poly1305_native_max) {
+    return "ipsec-mb " + k.ipsec_mb;  // inside the native object (docs/DESIGN.md)
+  }
+  return backend_kernel(Primitive::kChaCha20Poly1305, k);
+}
+
+// scaled splits "scale/<suite>_<op>_<size>" into the operation it repeats and its size.
+bool scaled(std::string_view op, std::string* inner, std::uint64_t* size) {
+  constexpr std::string_view kPrefix = "scale/";
+  if (!op.starts_with(kPrefix)) {
+    return false;
+  }
+  op.remove_prefix(kPrefix.size());
+  const std::size_t cut = op.rfind('_');
+  if (cut == std::string_view::npos) {
+    return false;
+  }
+  const std::string_view digits = op.substr(cut + 1);
+  if (std::from_chars(digits.data(), digits.data() + digits.size(), *size).ec != std::errc()) {
+    return false;
+  }
+  *inner = std::string(op.substr(0, cut));
+  return true;
+}
+
+}  // namespace
+
+std::string row_kernel(std::string_view op, std::uint64_t size) {
+  std::string inner;
+  if (scaled(op, &inner, &size)) {
+    op = inner;
+  }
+  const crypto::KernelReport k = crypto::kernel_report();
+  const bool batch = has(op, "batch");
+  const std::string hmac = batch ? k.hmac_batch : k.hmac;
+  if (has(op, "chacha20poly1305")) {
+    return chacha_kernel(size, k);
+  }
+  if (has(op, "gcm") || has(op, "gmac")) {
+    return backend_kernel(Primitive::kAesGcm, k);
+  }
+  if (has(op, "ccm")) {
+    return backend_kernel(Primitive::kAesCcm, k);
+  }
+  if (has(op, "cbcsha256")) {
+    return fmt::format("aes-cbc {} + hmac-sha256 {}", backend_kernel(Primitive::kAesCbc, k), hmac);
+  }
+  if (has(op, "aes128cm_sha1")) {
+    return fmt::format("aes-ctr {} + hmac-sha1 {}", backend_kernel(Primitive::kAesCtr, k), hmac);
+  }
+  if (has(op, "cmac")) {
+    return backend_kernel(Primitive::kAesCmac, k);
+  }
+  if (has(op, "cbc_")) {
+    return backend_kernel(Primitive::kAesCbc, k);
+  }
+  if (has(op, "ctr")) {
+    return backend_kernel(Primitive::kAesCtr, k);
+  }
+  if (has(op, "hmac_sha1") || has(op, "hmac_sha256")) {
+    return hmac;
+  }
+  if (has(op, "hmac_sha")) {
+    return "openssl-sha";
+  }
+  if (has(op, "handshake")) {
+    return "openssl (key exchange, signatures)";
+  }
+  return "-";
+}
+
+}  // namespace wireseal::cli
