@@ -38,24 +38,28 @@ struct Rows {
   __m512i a, b, c, d;
 };
 
-// Inlined so the rows stay in registers (a call passes them through memory).
+// add_xor_rotate is one step of the quarter round: x += y; z = (z ^ x) <<< N.
+template <int N>
+[[gnu::always_inline]] inline void add_xor_rotate(__m512i& x, __m512i y, __m512i& z) noexcept {
+  x = _mm512_add_epi32(x, y);
+  z = rol<N>(_mm512_xor_si512(z, x));
+}
+
+// Inlined so the rows stay in registers (a call passes them through memory). Each step runs
+// over all G groups before the next, so the groups' chains interleave.
 template <std::size_t G>
 [[gnu::always_inline]] inline void quarter_rounds(Rows (&s)[G]) noexcept {
   for (Rows& r : s) {
-    r.a = _mm512_add_epi32(r.a, r.b);
-    r.d = rol<16>(_mm512_xor_si512(r.d, r.a));
+    add_xor_rotate<16>(r.a, r.b, r.d);
   }
   for (Rows& r : s) {
-    r.c = _mm512_add_epi32(r.c, r.d);
-    r.b = rol<12>(_mm512_xor_si512(r.b, r.c));
+    add_xor_rotate<12>(r.c, r.d, r.b);
   }
   for (Rows& r : s) {
-    r.a = _mm512_add_epi32(r.a, r.b);
-    r.d = rol<8>(_mm512_xor_si512(r.d, r.a));
+    add_xor_rotate<8>(r.a, r.b, r.d);
   }
   for (Rows& r : s) {
-    r.c = _mm512_add_epi32(r.c, r.d);
-    r.b = rol<7>(_mm512_xor_si512(r.b, r.c));
+    add_xor_rotate<7>(r.c, r.d, r.b);
   }
 }
 

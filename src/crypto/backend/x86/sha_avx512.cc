@@ -6,6 +6,8 @@
 
 #include <immintrin.h>
 
+#include "backend/portable/sha256_constants.h"
+
 namespace wireseal::crypto::detail {
 namespace {
 
@@ -104,17 +106,17 @@ void sha1_five_rounds(__m512i& a, __m512i& b, __m512i& c, __m512i& d, __m512i& e
   round(b, c, d, e, a, t + 4);
 }
 
-// ---- SHA-256 ----
+// Twenty rounds sharing a function and constant: a roles' rotation every five.
+template <int F, std::uint32_t K>
+void sha1_twenty_rounds(__m512i& a, __m512i& b, __m512i& c, __m512i& d, __m512i& e, __m512i w[16],
+                        int first) noexcept {
+#pragma GCC unroll 4
+  for (int t = first; t < first + 20; t += 5) {
+    sha1_five_rounds<F, K>(a, b, c, d, e, w, t);
+  }
+}
 
-constexpr std::uint32_t kSha256K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+// ---- SHA-256 ----
 
 __m512i sha256_schedule(__m512i w[16], int t) noexcept {
   const __m512i w15 = w[(t - 15) & 15];
@@ -169,22 +171,10 @@ void sha1_compress_avx512_x16(std::uint32_t* state, const std::uint8_t* const* b
   __m512i c = _mm512_loadu_si512(state + 32);
   __m512i d = _mm512_loadu_si512(state + 48);
   __m512i e = _mm512_loadu_si512(state + 64);
-#pragma GCC unroll 4
-  for (int t = 0; t < 20; t += 5) {
-    sha1_five_rounds<kChoose, 0x5a827999>(a, b, c, d, e, w, t);
-  }
-#pragma GCC unroll 4
-  for (int t = 20; t < 40; t += 5) {
-    sha1_five_rounds<kXor3, 0x6ed9eba1>(a, b, c, d, e, w, t);
-  }
-#pragma GCC unroll 4
-  for (int t = 40; t < 60; t += 5) {
-    sha1_five_rounds<kMajority, 0x8f1bbcdc>(a, b, c, d, e, w, t);
-  }
-#pragma GCC unroll 4
-  for (int t = 60; t < 80; t += 5) {
-    sha1_five_rounds<kXor3, 0xca62c1d6>(a, b, c, d, e, w, t);
-  }
+  sha1_twenty_rounds<kChoose, 0x5a827999>(a, b, c, d, e, w, 0);
+  sha1_twenty_rounds<kXor3, 0x6ed9eba1>(a, b, c, d, e, w, 20);
+  sha1_twenty_rounds<kMajority, 0x8f1bbcdc>(a, b, c, d, e, w, 40);
+  sha1_twenty_rounds<kXor3, 0xca62c1d6>(a, b, c, d, e, w, 60);
   const __m512i out[5] = {a, b, c, d, e};
   store_active(state, out, 5, active);
 }
