@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -129,7 +130,8 @@ TEST(HmacLanes, EveryPlanMatchesOpenSsl) {
           // Copy the message to a random offset so blocks are read at every alignment.
           const std::size_t offset = below(rng, 64);
           storage.emplace_back(offset + messages[i].size());
-          std::memcpy(storage[i].data() + offset, messages[i].data(), messages[i].size());
+          std::copy(messages[i].begin(), messages[i].end(),
+                    storage[i].begin() + static_cast<std::ptrdiff_t>(offset));
           const std::span<const std::uint8_t> m(storage[i].data() + offset, messages[i].size());
           const std::size_t a = below(rng, m.size() + 1);
           const std::size_t b = a + below(rng, m.size() - a + 1);
