@@ -8,6 +8,7 @@
 
 #include "backend/interfaces.h"
 #include "backend/native.h"
+#include "common/bytes.h"
 #include "common/ct.h"
 #include "hash_state.h"
 #include "hmac_lanes.h"
@@ -286,13 +287,18 @@ void compress(HashAlgorithm hash, detail::ShaKernels::Compress native, Chain& c,
 // digest_of writes the digest a final chaining value stands for (big-endian words, truncated
 // for SHA-224 and SHA-384).
 void digest_of(HashAlgorithm hash, const Chain& c, std::uint8_t* out) noexcept {
-  const bool wide = block_length(hash) == 128;
-  const std::size_t len = digest_length(hash);
-  for (std::size_t i = 0; i < len; ++i) {
-    const std::size_t word = wide ? i / 8 : i / 4;
-    const std::size_t shift = wide ? 56 - 8 * (i % 8) : 24 - 8 * (i % 4);
-    out[i] = static_cast<std::uint8_t>(c.w[word] >> shift);
+  std::uint8_t full[64];
+  if (block_length(hash) == 128) {
+    for (std::size_t w = 0; w < 8; ++w) {
+      store_be64(full + 8 * w, c.w[w]);
+    }
+  } else {
+    for (std::size_t w = 0; w < 8; ++w) {
+      store_be32(full + 4 * w, static_cast<std::uint32_t>(c.w[w]));
+    }
   }
+  std::memcpy(out, full, digest_length(hash));
+  wireseal::detail::secure_wipe(full, sizeof(full));
 }
 
 // gather copies bytes [base, base + n) of header || data into out, zeros past the end.

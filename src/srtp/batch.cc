@@ -2,8 +2,8 @@
 // at once. HMAC-SHA1 is most of an AES-CM packet's cost, and Hmac::compute_batch
 // hashes independent messages together by the CPU's batch plan (interleaved SHA-NI chains on
 // AMD, sixteen AVX-512 lanes on Intel; docs/DESIGN.md, "Multi-buffer HMAC"), hiding one
-// message's compression latency behind another's. GCM jobs go to Aead::seal_batch / open_batch (which interleave
-// where the backend has a multi-buffer kernel).
+// message's compression latency behind another's. GCM jobs go to Aead::seal_batch /
+// open_batch (which interleave where the backend has a multi-buffer kernel).
 //
 // Results equal the single-packet transforms applied to the jobs in order:
 //  - Protect: everything but the crypto (parsing, index, stream creation, replay-window mark)
