@@ -1,8 +1,8 @@
 // ChaCha20 on AVX-512F (chacha20_avx512.h). Each of the four rows of the state is one register
 // whose 128-bit lanes belong to four consecutive blocks, so a quarter round on all columns is
 // four additions, four XORs and four VPROLDs for four blocks; the diagonal rounds rotate the
-// rows' words with VPSHUFD. Groups of four blocks are independent, and up to four run
-// interleaved to hide the rounds' latency on long messages.
+// rows' words with VPSHUFD. Groups of four blocks are independent: past the AEAD's first
+// group, two run interleaved (eight blocks a step) with Poly1305 blocks between their rounds.
 #include "backend/x86/chacha20_avx512.h"
 
 #include <immintrin.h>
@@ -149,14 +149,6 @@ void xor_keystream(const __m512i (&ks)[G][4], const std::uint8_t* in, std::uint8
   }
 }
 
-template <std::size_t G>
-void xor_groups(const std::uint32_t key[8], const std::uint32_t nonce[3], std::uint32_t counter,
-                const std::uint8_t* in, std::uint8_t* out, std::size_t len) noexcept {
-  __m512i ks[G][4];
-  keystream<G>(key, nonce, counter, ks);
-  xor_keystream<G>(ks, in, out, len);
-}
-
 // absorb_padded_tail absorbs the last `n` (< 16) bytes padded with zeros, if there are any.
 void absorb_padded_tail(Poly1305State& poly, const std::uint8_t* data, std::size_t n) noexcept {
   if (n != 0) {
@@ -183,21 +175,6 @@ struct PolyFeed {
 
 }  // namespace
 
-void chacha20_xor_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
-                         std::uint32_t counter, const std::uint8_t* in, std::uint8_t* out,
-                         std::size_t len) noexcept {
-  for (; len >= 1024; len -= 1024, in += 1024, out += 1024, counter += 16) {
-    xor_groups<4>(key, nonce, counter, in, out, 1024);
-  }
-  if (len > 512) {
-    xor_groups<4>(key, nonce, counter, in, out, len);
-  } else if (len > 256) {
-    xor_groups<2>(key, nonce, counter, in, out, len);
-  } else if (len != 0) {
-    xor_groups<1>(key, nonce, counter, in, out, len);
-  }
-}
-
 void chacha20_blocks4_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
                              std::uint32_t counter, std::uint8_t out[256]) noexcept {
   __m512i ks[1][4];
@@ -206,10 +183,6 @@ void chacha20_blocks4_avx512(const std::uint32_t key[8], const std::uint32_t non
     _mm512_storeu_si512(out + 64 * i, ks[0][i]);
   }
 }
-
-}  // namespace wireseal::crypto::detail
-
-namespace wireseal::crypto::detail {
 
 void chacha20_poly1305_bulk_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
                                    std::uint8_t* out, const std::uint8_t* in, std::size_t start,

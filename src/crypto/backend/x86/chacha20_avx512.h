@@ -8,13 +8,6 @@
 
 namespace wireseal::crypto::detail {
 
-// chacha20_xor_avx512 XORs `len` bytes of `in` with the keystream of (key, nonce) starting at
-// block `counter` into `out` (in == out allowed). The 32-bit block counter wraps as RFC 8439's
-// does; the AEAD front end bounds messages far below that.
-void chacha20_xor_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
-                         std::uint32_t counter, const std::uint8_t* in, std::uint8_t* out,
-                         std::size_t len) noexcept;
-
 // chacha20_blocks4_avx512 writes the four keystream blocks counter..counter+3 (256 bytes).
 void chacha20_blocks4_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
                              std::uint32_t counter, std::uint8_t out[256]) noexcept;
