@@ -86,9 +86,8 @@ inline constexpr bool kArmTarget = false;
 #endif
 
 // implements tells whether `backend` has code for `primitive` at all, on any CPU of this
-// target: the design, not this machine (the native kernels do GCM only on ARM,
-// ChaCha20-Poly1305 only on x86 (AVX-512F), and HMAC only with SHA-1 and SHA-256; ipsec-mb
-// serves only GCM and ChaCha20).
+// target: the design, not this machine (the native kernels do ChaCha20-Poly1305 only on x86
+// (AVX-512F), and HMAC only with SHA-1 and SHA-256; ipsec-mb serves only GCM and ChaCha20).
 inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
   const bool aead_only =
       primitive == crypto::Primitive::kAesGcm || primitive == crypto::Primitive::kChaCha20Poly1305;
@@ -100,10 +99,7 @@ inline bool implements(crypto::Primitive primitive, crypto::Backend backend) {
         return primitive == crypto::Primitive::kHmacSha1 ||
                primitive == crypto::Primitive::kHmacSha256;
       }
-      if (kArmTarget) {
-        return primitive != crypto::Primitive::kChaCha20Poly1305;
-      }
-      return primitive != crypto::Primitive::kAesGcm;
+      return !kArmTarget || primitive != crypto::Primitive::kChaCha20Poly1305;
     case crypto::Backend::kIpsecMb:
       return aead_only;
     case crypto::Backend::kAuto:
@@ -142,6 +138,14 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
   } else if (backend == crypto::Backend::kNative &&
              primitive == crypto::Primitive::kChaCha20Poly1305) {
     need(cpu.avx512f, "avx512f");
+  } else if (backend == crypto::Backend::kNative && primitive == crypto::Primitive::kAesGcm) {
+    // gcm_vaes.cc, with ipsec-mb's GCM (needs AES-NI and PCLMULQDQ) for long messages.
+    need(cpu.aesni, "aesni");
+    need(cpu.pclmulqdq, "pclmulqdq");
+    need(cpu.vaes, "vaes");
+    need(cpu.vpclmulqdq, "vpclmulqdq");
+    need(cpu.avx512f, "avx512f");
+    need(cpu.avx512bw, "avx512bw");
   } else if (backend == crypto::Backend::kNative) {
     need(cpu.aesni, "aesni");
   } else if (backend == crypto::Backend::kIpsecMb) {
@@ -167,6 +171,10 @@ inline std::string why_not_available(crypto::Primitive primitive, crypto::Backen
 #endif
   if (backend == crypto::Backend::kIpsecMb && WIRESEAL_HAS_IPSEC_MB == 0) {
     return "built with WIRESEAL_WITH_IPSEC_MB=OFF";
+  }
+  if (!kArmTarget && backend == crypto::Backend::kNative &&
+      primitive == crypto::Primitive::kAesGcm && WIRESEAL_HAS_IPSEC_MB == 0) {
+    return "its long messages need ipsec-mb (built with WIRESEAL_WITH_IPSEC_MB=OFF)";
   }
   const std::string missing = missing_features(primitive, backend);
   if (missing.empty()) {

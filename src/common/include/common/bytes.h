@@ -90,6 +90,9 @@ inline void store_be48(std::uint8_t* p, std::uint64_t v) noexcept {
 inline std::uint64_t to_big_endian64(std::uint64_t v) noexcept {
   return detail::to_endian<std::endian::big>(v);
 }
+inline std::uint32_t to_big_endian32(std::uint32_t v) noexcept {
+  return detail::to_endian<std::endian::big>(v);
+}
 
 inline std::uint16_t load_le16(const std::uint8_t* p) noexcept {
   return load<std::endian::little, std::uint16_t>(p);

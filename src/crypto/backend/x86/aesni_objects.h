@@ -1,5 +1,5 @@
 #pragma once
-// The keyed objects of the x86 kernels (AES-NI, and the AVX-512 ChaCha20), one factory per file
+// The keyed objects of the x86 kernels (AES-NI, VAES GCM, and the AVX-512 ChaCha20), one factory per file
 // that implements them: native_select.cc builds backend/native.h's factories from these. Safe to
 // include without ISA flags (declarations only).
 #include <cstddef>
@@ -18,5 +18,9 @@ std::unique_ptr<CmacImpl> make_aesni_cmac(Bytes key);
 // over 512 bytes go to ipsec-mb's kernel when it serves ChaCha20-Poly1305, unless
 // own_kernel_only (tests: our kernel at every size).
 std::unique_ptr<AeadImpl> make_native_chacha20_poly1305(Bytes key, bool own_kernel_only = false);
+// aes_gcm.cc: AES-GCM on the multi-message VAES kernel (only with AVX-512F/BW, VAES and
+// VPCLMULQDQ) for messages within gcm_vaes_fits, `bulk` (ipsec-mb's) for the others.
+std::unique_ptr<AeadImpl> make_native_aes_gcm(Bytes key, std::size_t tag_len,
+                                              std::unique_ptr<AeadImpl> bulk);
 
 }  // namespace wireseal::crypto::detail

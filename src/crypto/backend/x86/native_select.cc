@@ -15,9 +15,27 @@
 
 namespace wireseal::crypto::detail {
 
+namespace {
+
+// gcm_kernel_usable: the CPU has what gcm_vaes.cc is built for, and ipsec-mb serves the
+// messages too long for it (aes_gcm.cc).
+bool gcm_kernel_usable(const cpu::Features& cpu) noexcept {
+  return cpu.aesni && cpu.pclmulqdq && cpu.vaes && cpu.vpclmulqdq && cpu.avx512f && cpu.avx512bw &&
+         ipsecmb_supports(Primitive::kAesGcm);
+}
+
+bool is_gcm(AeadAlgorithm algorithm) noexcept {
+  return algorithm == AeadAlgorithm::kAes128Gcm || algorithm == AeadAlgorithm::kAes192Gcm ||
+         algorithm == AeadAlgorithm::kAes256Gcm;
+}
+
+}  // namespace
+
 bool native_supports(Primitive primitive) noexcept {
   const cpu::Features& cpu = cpu::features();
   switch (primitive) {
+    case Primitive::kAesGcm:
+      return gcm_kernel_usable(cpu);
     case Primitive::kAesCcm:
     case Primitive::kAesCtr:
     case Primitive::kAesCbc:
@@ -39,10 +57,15 @@ std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, s
   if (algorithm == AeadAlgorithm::kChaCha20Poly1305) {
     return make_native_chacha20_poly1305(key);
   }
+  if (is_gcm(algorithm)) {
+    return make_native_aes_gcm(key, tag_len,
+                               make_ipsecmb_aead(algorithm, key, tag_len, nonce_len));
+  }
   if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes192Ccm &&
       algorithm != AeadAlgorithm::kAes256Ccm) {
     throw std::invalid_argument(
-        "wireseal: the native backend implements AES-CCM and ChaCha20-Poly1305 only (AEADs)");
+        "wireseal: the native backend implements AES-GCM, AES-CCM and ChaCha20-Poly1305 only "
+        "(AEADs)");
   }
   return make_aesni_ccm(key, tag_len, nonce_len);
 }

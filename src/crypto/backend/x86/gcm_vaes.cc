@@ -1,0 +1,308 @@
+// The multi-message VAES + VPCLMULQDQ AES-GCM kernel (see gcm_vaes.h).
+//
+// GHASH arithmetic. Blocks are byte-reversed on load, so bit i of a 128-bit value is the
+// coefficient of x^(127 - i). A carry-less product of two such values then has bit k as the
+// coefficient of x^(254 - k); storing the powers of H multiplied by x^-1 shifts that to
+// x^(255 - k), so the upper 128 bits of the 256-bit product are the degrees 0..127 in the
+// input's order and the lower 128 bits the degrees 128..255, which reduce() folds back with
+// two multiplications by the constant of x^128 = x^7 + x^2 + x + 1 (its bits 63, 62 and 57,
+// the high half of kGfPoly). A message of n blocks X_1..X_n hashes to
+// X_1 H^n + X_2 H^(n-1) + ... + X_n H: every product is independent and they are summed
+// unreduced (lo, mid and hi parts of the schoolbook product), then reduced once.
+#include "backend/x86/gcm_vaes.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "backend/portable/count_dispatch.h"
+#include "backend/x86/aesni.h"
+#include "common/ct.h"
+
+namespace wireseal::crypto::detail {
+namespace {
+
+constexpr std::size_t kBlock = 16;
+constexpr std::size_t kVector = 64;  // four blocks
+
+// The keystream of a call: first E(J0) of every message, four to a register (for the tags),
+// then each message's text keystream from whole registers, so that every read of it is a
+// whole aligned register just stored (partial reads of a wide store would stall instead of
+// forwarding). gcm_vaes_fits bounds a message's text to kGcmVaesMaxBlocks - 1 blocks.
+constexpr std::size_t kJ0Vectors = (kGcmVaesMaxMessages + 3) / 4;
+constexpr std::size_t kKeystreamVectors = kJ0Vectors + kGcmVaesMaxMessages * kGcmVaesMaxBlocks / 4;
+
+std::size_t text_vectors(std::size_t len) noexcept { return (len + kVector - 1) / kVector; }
+
+__m128i byte_reverse_128(__m128i v) noexcept {
+  return _mm_shuffle_epi8(v, _mm_set_epi32(0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f));
+}
+
+__m512i byte_reverse_512(__m512i v) noexcept {
+  const __m512i order = _mm512_set4_epi32(0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f);
+  return _mm512_maskz_shuffle_epi8(~__mmask64{0}, v, order);
+}
+
+// bytes_mask selects the first min(n, 64) bytes of a register.
+__mmask64 bytes_mask(std::size_t n) noexcept {
+  return n >= kVector ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+}
+
+// ---- GHASH
+
+// Sum512 is an unreduced sum of products, four per register: lo and hi are the products of
+// the low and high 64-bit halves, mid the two cross products.
+struct Sum512 {
+  __m512i lo = _mm512_setzero_si512();
+  __m512i mid = _mm512_setzero_si512();
+  __m512i hi = _mm512_setzero_si512();
+};
+
+struct Sum128 {
+  __m128i lo = _mm_setzero_si128();
+  __m128i mid = _mm_setzero_si128();
+  __m128i hi = _mm_setzero_si128();
+};
+
+void multiply_add(Sum512& s, __m512i x, __m512i h) noexcept {
+  s.lo = _mm512_xor_si512(s.lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+  s.hi = _mm512_xor_si512(s.hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+  s.mid = _mm512_ternarylogic_epi64(s.mid, _mm512_clmulepi64_epi128(x, h, 0x01),
+                                    _mm512_clmulepi64_epi128(x, h, 0x10), 0x96);
+}
+
+void multiply_add(Sum128& s, __m128i x, __m128i h) noexcept {
+  s.lo = _mm_xor_si128(s.lo, _mm_clmulepi64_si128(x, h, 0x00));
+  s.hi = _mm_xor_si128(s.hi, _mm_clmulepi64_si128(x, h, 0x11));
+  s.mid = _mm_xor_si128(s.mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
+                                             _mm_clmulepi64_si128(x, h, 0x10)));
+}
+
+__m128i fold_lanes(__m512i v) noexcept {
+  v = _mm512_xor_si512(v, _mm512_maskz_shuffle_i64x2(0xff, v, v, 0x4e));  // halves swapped
+  v = _mm512_xor_si512(v, _mm512_maskz_shuffle_i64x2(0xff, v, v, 0xb1));  // quarters swapped
+  return _mm512_maskz_extracti32x4_epi32(0xf, v, 0);  // (maskz: GCC 12 warns on the plain forms)
+}
+
+// reduce turns lo + mid x^64 + hi x^128 into the field element: each step multiplies the
+// lowest 64 bits by the reduction constant and adds them, swapped, 64 bits higher.
+__m128i reduce(Sum128 s) noexcept {
+  const __m128i gf_poly = _mm_set_epi64x(static_cast<long long>(0xc200000000000000ULL), 1);
+  __m128i t = _mm_clmulepi64_si128(gf_poly, s.lo, 0x01);
+  s.mid = _mm_xor_si128(s.mid, _mm_xor_si128(t, _mm_shuffle_epi32(s.lo, 0x4e)));
+  t = _mm_clmulepi64_si128(gf_poly, s.mid, 0x01);
+  return _mm_xor_si128(s.hi, _mm_xor_si128(t, _mm_shuffle_epi32(s.mid, 0x4e)));
+}
+
+__m128i multiply(__m128i a, __m128i b) noexcept {
+  Sum128 s;
+  multiply_add(s, a, b);
+  return reduce(s);
+}
+
+__m128i load_power(const GcmVaesKey& key, std::size_t exponent) noexcept {
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(key.powers[kGcmVaesMaxBlocks - exponent]));
+}
+
+// absorb adds the `len` bytes at `p`, zero-padded to whole blocks, the first block under
+// H^exponent and each next one under the next lower power; returns the exponent after them.
+// The last register's missing blocks load as zeros (masked load: nothing past `len` is read).
+std::size_t absorb(Sum512& s, const GcmVaesKey& key, const std::uint8_t* p, std::size_t len,
+                   std::size_t exponent) noexcept {
+  const std::uint8_t* powers = key.powers[kGcmVaesMaxBlocks - exponent];
+  for (std::size_t off = 0; off < len; off += kVector) {
+    const __m512i x = byte_reverse_512(_mm512_maskz_loadu_epi8(bytes_mask(len - off), p + off));
+    multiply_add(s, x, _mm512_loadu_si512(powers + off));
+  }
+  return exponent - (len + kBlock - 1) / kBlock;
+}
+
+// ---- AES-CTR
+
+template <int R>
+struct WideRoundKeys {
+  __m512i k[static_cast<std::size_t>(R + 1)];
+  explicit WideRoundKeys(const GcmVaesKey& key) noexcept {
+    for (std::size_t i = 0; i <= R; ++i) {
+      k[i] = _mm512_maskz_broadcast_i32x4(0xffff, _mm_load_si128(reinterpret_cast<const __m128i*>(key.round_keys[i])));
+    }
+  }
+};
+
+// encrypt_vectors encrypts N registers of counter blocks at p in place, their rounds together.
+template <int R, std::size_t N>
+void encrypt_vectors(const WideRoundKeys<R>& rk, std::uint8_t* p) noexcept {
+  __m512i b[N];
+  for (std::size_t i = 0; i < N; ++i) {
+    b[i] = _mm512_xor_si512(_mm512_load_si512(p + kVector * i), rk.k[0]);
+  }
+  for (std::size_t r = 1; r < R; ++r) {
+    for (std::size_t i = 0; i < N; ++i) {
+      b[i] = _mm512_aesenc_epi128(b[i], rk.k[r]);
+    }
+  }
+  for (std::size_t i = 0; i < N; ++i) {
+    _mm512_store_si512(p + kVector * i, _mm512_aesenclast_epi128(b[i], rk.k[R]));
+  }
+}
+
+// j0_block reads nonce || 1 with two loads rather than copying the nonce into a block: a
+// 16-byte load of bytes just stored in two pieces would wait for the stores to retire.
+__m128i j0_block(const std::uint8_t* nonce) noexcept {
+  std::uint32_t last_word;
+  std::memcpy(&last_word, nonce + 8, 4);
+  const __m128i j0 = _mm_insert_epi32(
+      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(nonce)), static_cast<int>(last_word), 2);
+  return _mm_insert_epi32(j0, 1 << 24, 3);
+}
+
+// write_j0s writes J0 of messages [first, first + n) (n <= 4) as one register at p.
+void write_j0s(const GcmVaesMessage* messages, std::size_t n, std::uint8_t* p) noexcept {
+  alignas(64) __m128i blocks[4] = {};
+  for (std::size_t l = 0; l < n; ++l) {
+    blocks[l] = j0_block(messages[l].nonce);
+  }
+  __m512i v = _mm512_maskz_broadcast_i32x4(0xffff, blocks[0]);
+  v = _mm512_inserti32x4(v, blocks[1], 1);
+  v = _mm512_inserti32x4(v, blocks[2], 2);
+  v = _mm512_inserti32x4(v, blocks[3], 3);
+  _mm512_store_si512(p, v);
+}
+
+// write_text_counters writes `vectors` registers of the counter blocks nonce || 2,
+// nonce || 3, ... (the 32-bit counter stays below 2^8, so only its last byte changes).
+void write_text_counters(const std::uint8_t* nonce, std::uint8_t* p, std::size_t vectors) noexcept {
+  const __m128i j0 = j0_block(nonce);  // counter 1
+  const __m512i four = _mm512_set4_epi32(4 << 24, 0, 0, 0);
+  __m512i counters =
+      _mm512_add_epi32(_mm512_maskz_broadcast_i32x4(0xffff, j0),
+                       _mm512_set_epi32(4 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 2 << 24, 0, 0, 0,
+                                        1 << 24, 0, 0, 0));
+  for (std::size_t v = 0; v < vectors; ++v) {
+    _mm512_store_si512(p + kVector * v, counters);
+    counters = _mm512_add_epi32(counters, four);
+  }
+}
+
+// crypt_and_absorb XORs `len` bytes of `in` with the keystream at `ks` into `out` and adds the
+// ciphertext to the hash (`out`'s bytes when sealing, `in`'s when opening) from the registers
+// themselves: reading back bytes just written by a masked store would stall on forwarding.
+void crypt_and_absorb(Sum512& s, const std::uint8_t* powers, const std::uint8_t* ks,
+                      const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                      bool sealing) noexcept {
+  for (std::size_t off = 0; off < len; off += kVector) {
+    const __mmask64 m = bytes_mask(len - off);
+    const __m512i x = _mm512_maskz_loadu_epi8(m, in + off);
+    // The keystream past `len` is masked off: the hash must see the ciphertext zero-padded.
+    const __m512i y = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(x, _mm512_load_si512(ks + off)));
+    _mm512_mask_storeu_epi8(out + off, m, y);
+    multiply_add(s, byte_reverse_512(sealing ? y : x), _mm512_loadu_si512(powers + off));
+  }
+}
+
+// wipe_keystream zeroes the keystream with vector stores (it is secret) and keeps the
+// compiler from dropping them.
+void wipe_keystream(std::uint8_t* p, std::size_t vectors) noexcept {
+  for (std::size_t v = 0; v < vectors; ++v) {
+    _mm512_store_si512(p + kVector * v, _mm512_setzero_si512());
+  }
+  asm volatile("" : : "r"(p) : "memory");
+}
+
+// finish_tag adds the length block (under H^1), reduces, and masks the hash with E(J0) at
+// `e_j0`.
+void finish_tag(Sum512& s, const GcmVaesKey& key, GcmVaesMessage& m,
+                const std::uint8_t* e_j0_block) noexcept {
+  Sum128 total{fold_lanes(s.lo), fold_lanes(s.mid), fold_lanes(s.hi)};
+  const __m128i lengths = _mm_set_epi64x(static_cast<long long>(m.aad_len * 8),
+                                         static_cast<long long>(m.len * 8));
+  multiply_add(total, lengths, load_power(key, 1));
+  const __m128i hash = byte_reverse_128(reduce(total));
+  const __m128i e_j0 = _mm_load_si128(reinterpret_cast<const __m128i*>(e_j0_block));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(m.tag), _mm_xor_si128(hash, e_j0));
+}
+
+template <int R>
+void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
+         bool sealing) noexcept {
+  alignas(64) std::uint8_t keystream[kKeystreamVectors * kVector];
+  std::size_t first_vector[kGcmVaesMaxMessages];
+  std::size_t vectors = 0;
+  for (std::size_t i = 0; i < count; i += 4) {
+    write_j0s(messages + i, std::min<std::size_t>(4, count - i), keystream + kVector * vectors++);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t n = text_vectors(messages[i].len);
+    write_text_counters(messages[i].nonce, keystream + kVector * vectors, n);
+    first_vector[i] = vectors;
+    vectors += n;
+  }
+
+  const WideRoundKeys<R> rk(key);
+  std::size_t v = 0;
+  for (; v + 4 <= vectors; v += 4) {
+    encrypt_vectors<R, 4>(rk, keystream + kVector * v);
+  }
+  with_count<3>(vectors - v, [&](auto n) {
+    encrypt_vectors<R, decltype(n)::value>(rk, keystream + kVector * v);
+  });
+
+  for (std::size_t i = 0; i < count; ++i) {
+    GcmVaesMessage& m = messages[i];
+    Sum512 s;
+    const std::size_t blocks = (m.aad_len + kBlock - 1) / kBlock + (m.len + kBlock - 1) / kBlock + 1;
+    const std::size_t exponent = absorb(s, key, m.aad, m.aad_len, blocks);
+    crypt_and_absorb(s, key.powers[kGcmVaesMaxBlocks - exponent],
+                     keystream + kVector * first_vector[i], m.in, m.out, m.len, sealing);
+    finish_tag(s, key, m, keystream + kBlock * i);
+  }
+  wipe_keystream(keystream, vectors);
+}
+
+void run_rounds(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
+                bool sealing) noexcept {
+  with_rounds(key.rounds, [&](auto r) { run<decltype(r)::value>(key, messages, count, sealing); });
+}
+
+}  // namespace
+
+void gcm_vaes_init(GcmVaesKey& key, const std::uint8_t* aes_key, std::size_t key_len) {
+  aesni::KeySchedule schedule;
+  schedule.init(aes_key, key_len);
+  key.rounds = schedule.rounds;
+  for (int i = 0; i <= schedule.rounds; ++i) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(key.round_keys[i]), schedule.rk[i]);
+  }
+  // H = E_K(0), reflected, times x^-1: a left shift, with x^-1 = x^127 + x^6 + x + 1 (bits 0,
+  // 121, 126 and 127) added when the x^0 bit shifts out.
+  const __m128i h_block = with_rounds(schedule.rounds, [&](auto r) {
+    return aesni::encrypt_block(aesni::RoundKeys<decltype(r)::value>(schedule.rk),
+                                _mm_setzero_si128());
+  });
+  schedule.wipe();
+  alignas(16) std::uint64_t h[2];
+  _mm_store_si128(reinterpret_cast<__m128i*>(h), byte_reverse_128(h_block));
+  const std::uint64_t carry = 0 - (h[1] >> 63);
+  h[1] = (h[1] << 1 | h[0] >> 63) ^ (carry & 0xc200000000000000ULL);
+  h[0] = h[0] << 1 ^ (carry & 1);
+  const __m128i h1 = _mm_load_si128(reinterpret_cast<const __m128i*>(h));
+  ::wireseal::detail::secure_wipe(h, sizeof(h));
+
+  __m128i power = h1;
+  for (std::size_t e = 1; e <= kGcmVaesMaxBlocks; ++e) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(key.powers[kGcmVaesMaxBlocks - e]), power);
+    power = multiply(power, h1);
+  }
+  std::memset(key.powers[kGcmVaesMaxBlocks], 0, 3 * kBlock);
+}
+
+void gcm_vaes_seal(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
+  run_rounds(key, messages, count, /*sealing=*/true);
+}
+
+void gcm_vaes_open(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
+  run_rounds(key, messages, count, /*sealing=*/false);
+}
+
+}  // namespace wireseal::crypto::detail
