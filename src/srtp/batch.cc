@@ -19,9 +19,12 @@
 //    estimate differs from the provisional one (an earlier packet failed), the packet goes
 //    through the single path, which sees exactly the state a one-by-one caller would.
 //    Decryption runs last, as one AesCtr::apply_batch over the authenticated packets.
-//  - Unprotect, AEAD: opening authenticates and decrypts in one step, so there is nothing to
-//    redo: a chunk takes only packets of existing streams with distinct SSRCs, whose state
-//    no other packet of the chunk can change; anything else flushes the chunk and goes alone.
+//  - Unprotect, AEAD: opening authenticates and decrypts in place in one step, so nothing can
+//    be redone: a chunk takes only packets of existing streams whose index and replay check
+//    are the same whichever earlier packets of the chunk fail (settled_by_queue_state: always
+//    true for the first packet of an SSRC in the chunk, and for later ones of a started
+//    stream away from the index's rollover edges); anything else flushes the chunk and goes
+//    alone.
 // If a deferred crypto call fails (it cannot for the sizes checked here), the job reports the
 // error; for protect the index stays marked as used, which errs on the side of never reusing
 // a keystream.
@@ -229,8 +232,8 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
       lane.job->status = s.count_drop(c.open[i].status.error());
       continue;
     }
-    // The stream exists and no other packet of the chunk shares its SSRC: the estimate and
-    // replay check made before opening still hold.
+    // The stream exists, and the estimate and replay check made before opening hold
+    // whichever earlier packets of the chunk failed (settled_by_queue_state).
     s.streams.rtp_window(*s.streams.find(lane.ssrc)).mark(lane.index);
     lane.job->status = {};
     lane.job->length = lane.plain_len;
@@ -311,6 +314,25 @@ void flush_unprotect(SessionState& s, Chunk& c) noexcept {
   }
 }
 
+// settled_by_queue_state tells whether an AEAD packet behind queued packets of its own SSRC
+// gets the same index and passes the replay check whichever of them authenticate, since its
+// opening cannot be redone: decryption happens in place. With the stream started, the highest
+// index at flush time lies between the stream's now (all earlier ones fail) and the
+// provisional `highest` (all succeed), and the estimate is a non-decreasing function of the
+// highest index, so equal estimates at both ends mean the same index throughout; and a
+// packet not behind the window of the provisional highest is not behind any lower one.
+bool settled_by_queue_state(SessionState& s, StreamState& st, std::uint64_t highest,
+                            std::uint64_t index, std::uint16_t sequence) noexcept {
+  if (!st.rtp_started) {
+    return false;
+  }
+  if (estimate_packet_index(st.rtp_highest, sequence) != std::optional<std::uint64_t>(index)) {
+    return false;
+  }
+  const std::size_t window = s.streams.rtp_window(st).size();
+  return index > highest || highest - index < window;
+}
+
 // defer_unprotect queues the packet of `job` in `c` (see the file comment); false (nothing
 // changed) when it must take the single path.
 bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
@@ -344,11 +366,10 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   // Provisional estimate: from the latest queued packet of this SSRC if there is one.
   bool started = st != nullptr && st->rtp_started;
   std::uint64_t highest = started ? st->rtp_highest : 0;
+  bool queued_ssrc = false;
   for (std::size_t i = c.count; i-- > 0;) {
     if (c.lanes[i].ssrc == h.ssrc) {
-      if (aead) {
-        return false;  // AEAD chunks take one packet per SSRC
-      }
+      queued_ssrc = true;
       started = true;
       highest = c.lanes[i].highest_after;
       break;
@@ -371,6 +392,9 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     if (c.lanes[i].ssrc == h.ssrc && c.lanes[i].index == index) {
       return false;  // a duplicate of a queued packet: its fate depends on that one's
     }
+  }
+  if (aead && queued_ssrc && !settled_by_queue_state(s, *st, highest, index, h.sequence)) {
+    return false;
   }
   if (c.count == kLanes || (c.count != 0 && c.km != km)) {
     flush_unprotect(s, c);

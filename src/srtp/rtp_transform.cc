@@ -70,33 +70,38 @@ Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
 
 Result<SentIndex> SessionState::take_rtp_index(StreamState* st, std::uint32_t ssrc,
                                                std::uint16_t seq) noexcept {
-  StreamState first;
-  if (st == nullptr) {
-    first = streams.first_state(ssrc, defaults);
+  // `state` is the stream's, or for a new SSRC the state it would start with. That one is
+  // built only when needed: a StreamState is large, and building it on every packet cost a
+  // tenth of a short packet's bookkeeping.
+  auto take = [&](const StreamState& state) -> Result<SentIndex> {
+    Result<std::uint64_t> index = estimate_rtp_index(streams, st, state, seq);
+    if (!index) {
+      return index.error() == Error::kReplay && st != nullptr ? take_resend_index(*st, seq)
+                                                              : index.error();
+    }
+    if (*index < state.rtp_send_floor) {
+      return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
+    }
+    KeyMaterial& km = keys[state.key_index];
+    if (km.srtp_protected >= srtp_key_limit) {
+      return Error::kKeyLimit;
+    }
+    if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
+      return Error::kTableFull;
+    }
+    ++km.srtp_protected;
+    streams.rtp_window(*st).mark(*index);
+    st->sent.rtp_next = std::max(st->sent.rtp_next, *index + 1);
+    if (st->allow_resend && st->resend_ring == kNoResendRing) {
+      st->resend_ring = streams.resends().acquire();  // none free: this stream cannot resend
+    }
+    return SentIndex{st, *index};
+  };
+  if (st != nullptr) {
+    return take(*st);
   }
-  const StreamState& state = st != nullptr ? *st : first;
-  Result<std::uint64_t> index = estimate_rtp_index(streams, st, state, seq);
-  if (!index) {
-    return index.error() == Error::kReplay && st != nullptr ? take_resend_index(*st, seq)
-                                                            : index.error();
-  }
-  if (*index < state.rtp_send_floor) {
-    return Error::kReplay;  // at or below what this SSRC protected before set_roc / removal
-  }
-  KeyMaterial& km = keys[state.key_index];
-  if (km.srtp_protected >= srtp_key_limit) {
-    return Error::kKeyLimit;
-  }
-  if (st == nullptr && (st = create_stream(ssrc)) == nullptr) {
-    return Error::kTableFull;
-  }
-  ++km.srtp_protected;
-  streams.rtp_window(*st).mark(*index);
-  st->sent.rtp_next = std::max(st->sent.rtp_next, *index + 1);
-  if (st->allow_resend && st->resend_ring == kNoResendRing) {
-    st->resend_ring = streams.resends().acquire();  // none free: this stream cannot resend
-  }
-  return SentIndex{st, *index};
+  const StreamState first = streams.first_state(ssrc, defaults);
+  return take(first);
 }
 
 Result<SentIndex> SessionState::take_resend_index(StreamState& st, std::uint16_t seq) noexcept {
