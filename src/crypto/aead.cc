@@ -146,6 +146,7 @@ Aead::Aead(AeadAlgorithm algorithm, std::span<const std::uint8_t> key, AeadOptio
       max_in_len_(max_message_length(algorithm, options.nonce_len)) {
   check_options(algorithm, key, options);
   impl_ = make_impl(backend_, algorithm, key, options);
+  single_ = &impl_->single_calls();
 }
 
 Aead::~Aead() = default;
@@ -175,7 +176,7 @@ Status Aead::seal(std::span<const std::uint8_t> nonce, std::span<const std::uint
   if (Status s = check_seal(nonce, in, out, tag); !s) {
     return s;
   }
-  impl_->seal(nonce, aad, in, out.first(in.size()), tag.first(tag_len_));
+  single_->seal(nonce, aad, in, out.first(in.size()), tag.first(tag_len_));
   return {};
 }
 
@@ -185,14 +186,17 @@ Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint
   if (Status s = check_open(nonce, in, out, tag); !s) {
     return s;
   }
-  if (!wireseal::detail::accept_verdict(impl_->open(nonce, aad, in, out.first(in.size()), tag))) {
+  if (!wireseal::detail::accept_verdict(
+          single_->open(nonce, aad, in, out.first(in.size()), tag))) {
     wireseal::detail::secure_wipe(out.data(), in.size());
     return Error::kAuthFailed;
   }
   return {};
 }
 
-bool Aead::batch_interleaves() const noexcept { return impl_->interleaves(); }
+bool Aead::batch_interleaves() const noexcept { return impl_->interleave_max() != 0; }
+
+std::size_t Aead::batch_interleave_max() const noexcept { return impl_->interleave_max(); }
 
 void Aead::seal_batch(std::span<SealJob> jobs) noexcept {
   // Valid jobs are handed to the backend in groups of up to kMaxLanes, trimmed to exact sizes.

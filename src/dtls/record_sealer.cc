@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "common/bytes.h"
@@ -328,13 +329,18 @@ Result<std::size_t> RecordSealer::seal_aead(ContentType type,
 
 void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {
   const bool aead = crypto_->info().kind == CipherKind::kAead;
-  if (aead && !crypto_->aead->batch_interleaves()) {
-    // No multi-buffer kernel for this AEAD (GCM and ChaCha20 are parallel within a record
-    // already): batching would only add bookkeeping.
+  // Records the AEAD's multi-buffer kernel would not take (all of them when it has none) are
+  // sealed alone, in their turn: batching them would only add bookkeeping.
+  const std::size_t interleave_max =
+      aead ? crypto_->aead->batch_interleave_max() : std::numeric_limits<std::size_t>::max();
+  auto seal_alone = [&](Job& job) {
+    Result<std::size_t> r = seal(job.type, job.plaintext, job.out);
+    job.status = r ? Status{} : Status{r.error()};
+    job.record_len = r ? *r : 0;
+  };
+  if (interleave_max == 0) {
     for (Job& job : jobs) {
-      Result<std::size_t> r = seal(job.type, job.plaintext, job.out);
-      job.status = r ? Status{} : Status{r.error()};
-      job.record_len = r ? *r : 0;
+      seal_alone(job);
     }
     return;
   }
@@ -353,6 +359,10 @@ void RecordSealer::seal_batch(std::span<Job> jobs) noexcept {
     count = 0;
   };
   for (Job& job : jobs) {
+    if (job.plaintext.size() > interleave_max) {
+      seal_alone(job);
+      continue;
+    }
     job.record_len = 0;
     job.status = frame(job.type, job.plaintext, job.out, framed[count]);
     if (!job.status) {
@@ -373,8 +383,15 @@ void RecordSealer::seal_group_aead(Framed* framed, Job* const* jobs, std::size_t
   crypto::SealJob aead_jobs[8];
   for (std::size_t i = 0; i < count; ++i) {
     Framed& f = framed[i];
-    aead_jobs[i] = crypto::SealJob{f.nonce,          {f.aad, f.aad_len},         f.content,
-                                   {f.payload, f.n}, {f.payload + f.n, tag_len}, {}};
+    // Member by member: assigned from a braced temporary, the job was built with 8-byte
+    // stores and copied with 16-byte loads, which stall on store forwarding.
+    crypto::SealJob& job = aead_jobs[i];
+    job.nonce = f.nonce;
+    job.aad = {f.aad, f.aad_len};
+    job.in = f.content;
+    job.out = {f.payload, f.n};
+    job.tag = {f.payload + f.n, tag_len};
+    job.status = {};
   }
   crypto_->aead->seal_batch({aead_jobs, count});
   for (std::size_t i = 0; i < count; ++i) {

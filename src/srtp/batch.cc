@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "common/bytes.h"
@@ -388,9 +389,11 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (st != nullptr && !s.streams.rtp_window(*st).is_fresh(index)) {
     return false;
   }
-  for (std::size_t i = 0; i < c.count; ++i) {
+  // A duplicate of a queued packet (its fate depends on that one's) can only be at or below
+  // the provisional highest index; in-order packets skip the scan.
+  for (std::size_t i = 0; queued_ssrc && index <= highest && i < c.count; ++i) {
     if (c.lanes[i].ssrc == h.ssrc && c.lanes[i].index == index) {
-      return false;  // a duplicate of a queued packet: its fate depends on that one's
+      return false;
     }
   }
   if (aead && queued_ssrc && !settled_by_queue_state(s, *st, highest, index, h.sequence)) {
@@ -421,51 +424,51 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   return true;
 }
 
-// batch_helps is false when the chunk's batch calls would run the single-message code anyway:
-// an AEAD profile whose backend has no multi-buffer kernel (GCM: the kernels are parallel
-// within one packet already). Chunking then only adds bookkeeping — it measured 10-25 % slower
-// than packet by packet — so the batch is the single path in a loop, as DTLS's seal_batch.
-bool batch_helps(const SessionState& s) noexcept {
-  return s.profile->cipher != CipherKind::kAesGcm || s.keys.front().rtp.aead->batch_interleaves();
+// batch_payload_max is the longest payload whose crypto a chunk defers: any for AES-CM and
+// NULL (the HMAC lanes take every length), and for GCM the AEAD's batch-kernel bound (256
+// bytes with x86's VAES kernel; 0 where the backend has none, since GCM kernels are parallel
+// within one packet already). Other packets take the single path directly: chunking them
+// would only add bookkeeping, which measured 10-25 % slower than packet by packet.
+std::size_t batch_payload_max(const SessionState& s) noexcept {
+  return s.profile->cipher == CipherKind::kAesGcm
+             ? s.keys.front().rtp.aead->batch_interleave_max()
+             : std::numeric_limits<std::size_t>::max();
+}
+
+// goes_alone: the packet's length alone shows its payload (at most `length` minus the fixed
+// header and `trailer`: tag and MKI of a protected packet) may exceed `payload_max`.
+bool goes_alone(std::size_t length, std::size_t trailer, std::size_t payload_max) noexcept {
+  const std::size_t overhead = kRtpFixedHeaderSize + trailer;
+  return length > overhead && length - overhead > payload_max;
 }
 
 }  // namespace
 
 void SessionState::protect_rtp_batch(std::span<PacketJob> jobs) noexcept {
-  if (!batch_helps(*this)) {
-    for (PacketJob& job : jobs) {
-      set_result(job, job.length > job.buffer.size()
-                          ? Result<std::size_t>(Error::kInvalidArgument)
-                          : protect_rtp(job.buffer.data(), job.length, job.buffer.data(),
-                                        job.buffer.size()));
-    }
-    return;
-  }
+  const std::size_t payload_max = batch_payload_max(*this);
+  auto protect_alone = [this](PacketJob& job) {
+    set_result(job, protect_rtp(job.buffer.data(), job.length, job.buffer.data(),
+                                job.buffer.size()));
+  };
   Chunk c;
   for (PacketJob& job : jobs) {
     if (job.length > job.buffer.size()) {
       job.status = Error::kInvalidArgument;
-    } else if (!defer_protect(*this, c, job)) {
-      set_result(job,
-                 protect_rtp(job.buffer.data(), job.length, job.buffer.data(), job.buffer.size()));
+    } else if (goes_alone(job.length, 0, payload_max) || !defer_protect(*this, c, job)) {
+      protect_alone(job);
     }
   }
   flush_protect(*this, c);
 }
 
 void SessionState::unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept {
-  if (!batch_helps(*this)) {
-    for (PacketJob& job : jobs) {
-      set_result(job, job.length > job.buffer.size() ? Result<std::size_t>(Error::kInvalidArgument)
-                                                     : unprotect_single(*this, job));
-    }
-    return;
-  }
+  const std::size_t payload_max = batch_payload_max(*this);
+  const std::size_t trailer = profile->rtp_tag_len + mki_len;
   Chunk c;
   for (PacketJob& job : jobs) {
     if (job.length > job.buffer.size()) {
       job.status = Error::kInvalidArgument;
-    } else if (!defer_unprotect(*this, c, job)) {
+    } else if (goes_alone(job.length, trailer, payload_max) || !defer_unprotect(*this, c, job)) {
       flush_unprotect(*this, c);  // earlier packets first: this one may depend on them
       set_result(job, unprotect_single(*this, job));
     }

@@ -129,6 +129,10 @@ class Aead {
   // the native AES-CCM backend). When false they only loop, and callers that must frame each
   // message anyway may as well call seal/open directly.
   bool batch_interleaves() const noexcept;
+  // batch_interleave_max is the longest message (in text bytes) the multi-buffer kernel takes:
+  // longer batch jobs run one at a time inside the batch (x86 AES-GCM: 256, beyond which
+  // ipsec-mb's single-message kernel is as fast); 0 when batches only loop.
+  std::size_t batch_interleave_max() const noexcept;
 
  private:
   Status check_seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
@@ -137,6 +141,7 @@ class Aead {
                     std::span<std::uint8_t> out, std::span<const std::uint8_t> tag) const noexcept;
 
   std::unique_ptr<detail::AeadImpl> impl_;
+  detail::AeadImpl* single_ = nullptr;  // impl_, or the object it hands single messages to
   AeadAlgorithm algorithm_;
   Backend backend_;
   std::size_t tag_len_;

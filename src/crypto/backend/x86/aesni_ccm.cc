@@ -9,6 +9,7 @@
 // Batches (seal_lanes/open_lanes) go further: up to 8 messages advance in lockstep, one block
 // each per step, so 8 MAC chains and 8 keystream blocks share each round's latency.
 #include <cstring>
+#include <limits>
 
 #include "backend/native.h"
 #include "backend/portable/ccm_format.h"
@@ -90,7 +91,9 @@ class NativeCcm final : public AeadImpl {
         ks_.rounds, [&](auto r) { return open_one<decltype(r)::value>(nonce, aad, in, out, tag); });
   }
 
-  bool interleaves() const noexcept override { return true; }
+  std::size_t interleave_max() const noexcept override {
+    return std::numeric_limits<std::size_t>::max();
+  }
 
   void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept override {
     with_rounds(ks_.rounds, [&](auto r) { seal_many<decltype(r)::value>(jobs, num_jobs); });
