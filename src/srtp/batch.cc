@@ -57,6 +57,7 @@ struct Lane {
   PacketJob* job;
   std::uint64_t index;          // protect: the index used; unprotect: the provisional estimate
   std::uint64_t highest_after;  // unprotect: the stream's highest index if this one succeeds
+  StreamState* stream;  // unprotect: the packet's stream (AEAD: it exists), or null
   std::uint32_t ssrc;
   std::uint16_t sequence;
   std::size_t header_len;
@@ -235,7 +236,7 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
     }
     // The stream exists, and the estimate and replay check made before opening hold
     // whichever earlier packets of the chunk failed (settled_by_queue_state).
-    s.streams.rtp_window(*s.streams.find(lane.ssrc)).mark(lane.index);
+    s.streams.rtp_window(*lane.stream).mark(lane.index);
     lane.job->status = {};
     lane.job->length = lane.plain_len;
     WS_CT_DECLASSIFY(lane.job->buffer.data(), lane.plain_len);  // authenticated plaintext
@@ -409,6 +410,7 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   lane.job = &job;
   lane.index = index;
   lane.highest_after = started ? std::max(highest, index) : index;
+  lane.stream = st;
   lane.ssrc = h.ssrc;
   lane.sequence = h.sequence;
   lane.header_len = h.size;

@@ -143,12 +143,6 @@ std::size_t StreamTable::home(std::uint32_t ssrc) const noexcept {
   return hash_ssrc(ssrc, seed_, shift_);
 }
 
-std::span<std::uint64_t> StreamTable::window_bits(const StreamState& s,
-                                                  std::size_t which) noexcept {
-  const auto record = static_cast<std::size_t>(&s - records_.get());
-  return {windows_.get() + (2 * record + which) * window_words_, window_words_};
-}
-
 StreamState* StreamTable::find(std::uint32_t ssrc) noexcept {
   for (std::size_t i = home(ssrc);; i = (i + 1) & mask_) {
     const Slot& slot = slots_[i];

@@ -195,7 +195,11 @@ class StreamTable {
   static constexpr std::uint32_t kEmpty = UINT32_MAX;
 
   std::size_t home(std::uint32_t ssrc) const noexcept;
-  std::span<std::uint64_t> window_bits(const StreamState& s, std::size_t which) noexcept;
+  // window_bits: inline, as it runs two or three times for every packet.
+  std::span<std::uint64_t> window_bits(const StreamState& s, std::size_t which) noexcept {
+    const auto record = static_cast<std::size_t>(&s - records_.get());
+    return {windows_.get() + (2 * record + which) * window_words_, window_words_};
+  }
 
   std::size_t max_streams_;
   std::size_t window_words_;

@@ -25,13 +25,7 @@ namespace {
 using ::wireseal::test::below;
 using ByteVec = std::vector<std::uint8_t>;
 
-ByteVec random_bytes(std::mt19937_64& rng, std::size_t n) {
-  ByteVec b(n);
-  for (auto& x : b) {
-    x = static_cast<std::uint8_t>(rng());
-  }
-  return b;
-}
+using ::wireseal::test::random_bytes;
 
 // openssl_seal returns ciphertext || tag from OpenSSL's EVP ChaCha20-Poly1305.
 ByteVec openssl_seal(const ByteVec& key, const ByteVec& nonce, const ByteVec& aad,

@@ -33,13 +33,7 @@ constexpr std::uint32_t kSha1Iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x1032
 constexpr std::uint32_t kSha256Iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-  Bytes b(n);
-  for (auto& x : b) {
-    x = static_cast<std::uint8_t>(rng());
-  }
-  return b;
-}
+using ::wireseal::test::random_bytes;
 
 struct HashCase {
   HashAlgorithm hash;

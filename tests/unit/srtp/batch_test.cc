@@ -7,7 +7,9 @@
 // authentication, which must still be counted as a replay.
 #include <gtest/gtest.h>
 
+
 #include <algorithm>
+#include <map>
 #include <random>
 
 #include "srtp_test_util.h"
@@ -245,6 +247,53 @@ TEST_P(SrtpBatch, MkiSelectsKeysPerPacketInsideABatch) {
   Session batched = make_session(profile(), {k0, k1});
   expect_same(run_single(single, wire, false), run_batched(batched, wire, false, 4), "mki");
   EXPECT_EQ(single.drop_counters().auth, 0u);
+}
+
+// Several packets of one SSRC in one batch, each judged as a one-by-one receiver judges it
+// whatever happened to the packets before it in the batch: a packet far ahead (genuine, then
+// forged) followed by one that its window leaves behind, and by one just after it. AEAD
+// openings decrypt in place and cannot be redone, so the batch must send the packet whose
+// fate depends on the one before it down the single path.
+TEST_P(SrtpBatch, LaterPacketsOfAnSsrcAreJudgedAfterTheEarlierOnes) {
+  const KeySet keys = make_keys(profile(), 46);
+  SessionConfig c;
+  c.replay_window = 128;
+  Session tx = make_session(profile(), {keys}, c);
+  std::map<int, Bytes> sent;  // protected in order: a sender refuses to go back
+  for (int seq : {100, 101, 102, 540, 600, 601}) {
+    sent[seq] = protect(tx, rtp_packet(9, static_cast<std::uint16_t>(seq), 60));
+  }
+  std::vector<Bytes> wire;
+  for (int seq : {100, 101, 600, 102, 601, 540}) {
+    wire.push_back(sent[seq]);
+  }
+  for (bool forge_the_far_one : {false, true}) {
+    std::vector<Bytes> rx_in = wire;
+    if (forge_the_far_one) {
+      rx_in[2][20] ^= 1;
+    }
+    Session single = make_session(profile(), {keys}, c);
+    Session batched = make_session(profile(), {keys}, c);
+    const std::vector<Outcome> ref = run_single(single, rx_in, false);
+    std::vector<Bytes> copy = rx_in;
+    std::vector<PacketJob> jobs;
+    for (Bytes& p : copy) {
+      jobs.push_back({p, p.size(), {}});
+    }
+    batched.unprotect_rtp_batch(jobs);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      ASSERT_EQ(jobs[i].status.has_value(), ref[i].ok) << i << (forge_the_far_one ? " forged" : "");
+      if (ref[i].ok) {
+        EXPECT_EQ(to_hex({jobs[i].buffer.data(), jobs[i].length}), to_hex(ref[i].bytes)) << i;
+      } else {
+        EXPECT_EQ(std::string(to_string(jobs[i].status.error())), to_string(ref[i].error)) << i;
+      }
+    }
+    // 102 falls behind 600's window when 600 is genuine; 540 is inside 601's.
+    EXPECT_EQ(ref[3].ok, forge_the_far_one);
+    EXPECT_TRUE(ref[5].ok || forge_the_far_one);
+    expect_same_counters(single, batched);
+  }
 }
 
 }  // namespace
