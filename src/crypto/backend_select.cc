@@ -82,6 +82,9 @@ KernelReport kernel_report() {
       detail::ipsecmb_supports(Primitive::kChaCha20Poly1305)) {
     r.chacha20_poly1305_native_max = detail::kNativeChaChaOwnMax;
   }
+  if (resolve(Primitive::kAesGcm, Backend::kAuto) == Backend::kNative) {
+    r.aes_gcm_batch_max = detail::native_gcm_batch_max();
+  }
   const std::string_view ipsecmb = detail::ipsecmb_architecture();
   r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
   return r;

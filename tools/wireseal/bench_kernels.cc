@@ -32,6 +32,18 @@ std::string backend_kernel(Primitive primitive, const crypto::KernelReport& k) {
   }
 }
 
+// gcm_kernel: with the native x86 GCM, single messages and long batch jobs run on ipsec-mb's
+// kernel and short batch jobs on the multi-message VAES one (docs/DESIGN.md).
+std::string gcm_kernel(bool batch, std::uint64_t size, const crypto::KernelReport& k) {
+  if (k.aes_gcm_batch_max == 0) {
+    return backend_kernel(Primitive::kAesGcm, k);
+  }
+  if (batch && size <= k.aes_gcm_batch_max) {
+    return "native vaes-gcm-x8";
+  }
+  return "ipsec-mb " + k.ipsec_mb;
+}
+
 std::string chacha_kernel(std::uint64_t record_size, const crypto::KernelReport& k) {
   if (k.chacha20_poly1305_native_max != 0 && record_size > k.chacha20_poly1305_native_max) {
     return "ipsec-mb " + k.ipsec_mb;  // inside the native object (docs/DESIGN.md)
@@ -72,7 +84,7 @@ std::string row_kernel(std::string_view op, std::uint64_t size) {
     return chacha_kernel(size, k);
   }
   if (has(op, "gcm") || has(op, "gmac")) {
-    return backend_kernel(Primitive::kAesGcm, k);
+    return gcm_kernel(batch, size, k);
   }
   if (has(op, "ccm")) {
     return backend_kernel(Primitive::kAesCcm, k);

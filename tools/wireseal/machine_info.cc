@@ -62,8 +62,12 @@ std::string cpu_mask(const crypto::KernelReport& report) {
 
 // kernels names the variant each feature-dependent kernel family runs here.
 std::string kernels(const crypto::KernelReport& report) {
-  return fmt::format("native {}, hmac {}, hmac batches {}, ipsec-mb {}", report.native_aes,
-                     report.hmac, report.hmac_batch, report.ipsec_mb);
+  std::string out = fmt::format("native {}, hmac {}, hmac batches {}, ipsec-mb {}",
+                                report.native_aes, report.hmac, report.hmac_batch, report.ipsec_mb);
+  if (report.aes_gcm_batch_max != 0) {
+    out += fmt::format(", gcm batches vaes-x8 (<= {} B)", report.aes_gcm_batch_max);
+  }
+  return out;
 }
 
 }  // namespace

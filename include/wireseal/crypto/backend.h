@@ -66,6 +66,10 @@ struct KernelReport {
   // kAuto's ChaCha20-Poly1305 on the native backend hands records longer than this many bytes
   // to ipsec-mb's kernel; 0 when it does not (another backend, or no ipsec-mb).
   std::size_t chacha20_poly1305_native_max = 0;
+  // kAuto's AES-GCM runs batch jobs with texts up to this many bytes on the native
+  // multi-message kernel (x86 VAES) and everything else, single messages included, on
+  // ipsec-mb's; 0 when there is no such kernel.
+  std::size_t aes_gcm_batch_max = 0;
 };
 
 // kernel_report describes this process's CPU features and kernel choices (probed once).

@@ -38,6 +38,10 @@ std::unique_ptr<CmacImpl> make_native_cmac(Bytes key);
 // object to ipsec-mb's kernel inside it, when ipsec-mb serves ChaCha20-Poly1305 (x86).
 inline constexpr std::size_t kNativeChaChaOwnMax = 512;
 
+// native_gcm_batch_max: AES-GCM batch jobs with texts up to this many bytes run on the native
+// multi-message kernel (x86 with AVX-512 and VAES: 256); 0 where there is none.
+std::size_t native_gcm_batch_max() noexcept;
+
 // native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on the
 // wide (x86 VAES) kernels; false wherever there are none.
 bool native_uses_vaes() noexcept;

@@ -23,7 +23,7 @@ static_assert(AeadImpl::kMaxLanes <= kGcmVaesMaxMessages);
 // batches of eight, ns per message, this kernel against ipsec-mb's one by one: 27 vs 35 at
 // 100 B, 31 vs 37 at 160 B, even from 208 to 352 B, 57 vs 49 at 400 B (ipsec-mb's bulk loop
 // is the better one once the per-call cost is amortised).
-constexpr std::size_t kBatchMaxText = 256;
+constexpr std::size_t kBatchMaxText = kNativeGcmBatchMax;
 
 bool batch_kernel_fits(Bytes aad, Bytes text) noexcept {
   return text.size() <= kBatchMaxText && gcm_vaes_fits(aad.size(), text.size());

@@ -22,5 +22,7 @@ std::unique_ptr<AeadImpl> make_native_chacha20_poly1305(Bytes key, bool own_kern
 // VPCLMULQDQ) for messages within gcm_vaes_fits, `bulk` (ipsec-mb's) for the others.
 std::unique_ptr<AeadImpl> make_native_aes_gcm(Bytes key, std::size_t tag_len,
                                               std::unique_ptr<AeadImpl> bulk);
+// kNativeGcmBatchMax: longer batch jobs go to `bulk` one at a time (aes_gcm.cc says why).
+inline constexpr std::size_t kNativeGcmBatchMax = 256;
 
 }  // namespace wireseal::crypto::detail

@@ -76,6 +76,10 @@ std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
 
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return make_aesni_cmac(key); }
 
+std::size_t native_gcm_batch_max() noexcept {
+  return native_supports(Primitive::kAesGcm) ? kNativeGcmBatchMax : 0;
+}
+
 // The VAES kernels also use AVX2 instructions (vaes_*.cc are built with -mavx2).
 bool native_uses_vaes() noexcept { return cpu::features().vaes && cpu::features().avx2; }
 const char* native_aes_name() noexcept { return native_uses_vaes() ? "vaes" : "aes-ni"; }
