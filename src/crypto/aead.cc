@@ -186,8 +186,7 @@ Status Aead::open(std::span<const std::uint8_t> nonce, std::span<const std::uint
   if (Status s = check_open(nonce, in, out, tag); !s) {
     return s;
   }
-  if (!wireseal::detail::accept_verdict(
-          single_->open(nonce, aad, in, out.first(in.size()), tag))) {
+  if (!wireseal::detail::accept_verdict(single_->open(nonce, aad, in, out.first(in.size()), tag))) {
     wireseal::detail::secure_wipe(out.data(), in.size());
     return Error::kAuthFailed;
   }

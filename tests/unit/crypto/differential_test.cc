@@ -668,18 +668,20 @@ TEST(AeadBatch, GcmBatchesMatchOpenSslAtEverySizeAndMix) {
             const std::size_t off = ins[i].size() - pts[i].size();
             const bool in_place = (rng() & 1) != 0;
             std::span<std::uint8_t> in(ins[i].data() + off, pts[i].size());
-            jobs[i] = SealJob{nonces[i], aads[i], in,
-                              in_place ? in : std::span<std::uint8_t>(outs[i].data() + off % 3,
-                                                                      pts[i].size()),
-                              tags[i], {}};
+            jobs[i] = SealJob{
+                nonces[i],
+                aads[i],
+                in,
+                in_place ? in : std::span<std::uint8_t>(outs[i].data() + off % 3, pts[i].size()),
+                tags[i],
+                {}};
           }
           aead.seal_batch(jobs);
           std::vector<Bytes> cts;
           for (std::size_t i = 0; i < num_jobs; ++i) {
             SCOPED_TRACE(std::string(to_string(alg)) + " t" + std::to_string(tag_len) + " " +
-                         std::string(to_string(backend)) + " job " + std::to_string(i) +
-                         " size " + std::to_string(pts[i].size()) + " aad " +
-                         std::to_string(aads[i].size()));
+                         std::string(to_string(backend)) + " job " + std::to_string(i) + " size " +
+                         std::to_string(pts[i].size()) + " aad " + std::to_string(aads[i].size()));
             ASSERT_TRUE(jobs[i].status);
             const Bytes expected = reference_seal(alg, key, nonces[i], aads[i], pts[i], tag_len);
             ASSERT_EQ(test::to_hex(jobs[i].out), test::to_hex({expected.data(), pts[i].size()}));
@@ -707,8 +709,8 @@ TEST(AeadBatch, GcmBatchesMatchOpenSslAtEverySizeAndMix) {
                          " size " + std::to_string(pts[i].size()));
             if (forged[i]) {
               ASSERT_EQ(opens[i].status.error(), Error::kAuthFailed);
-              ASSERT_TRUE(std::all_of(cts[i].begin(), cts[i].end(),
-                                      [](std::uint8_t b) { return b == 0; }));
+              ASSERT_TRUE(
+                  std::all_of(cts[i].begin(), cts[i].end(), [](std::uint8_t b) { return b == 0; }));
             } else {
               ASSERT_TRUE(opens[i].status);
               ASSERT_EQ(cts[i], pts[i]);

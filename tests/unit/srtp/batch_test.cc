@@ -7,7 +7,6 @@
 // authentication, which must still be counted as a replay.
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
 #include <map>
 #include <random>

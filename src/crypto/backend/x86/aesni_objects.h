@@ -1,7 +1,7 @@
 #pragma once
-// The keyed objects of the x86 kernels (AES-NI, VAES GCM, and the AVX-512 ChaCha20), one factory per file
-// that implements them: native_select.cc builds backend/native.h's factories from these. Safe to
-// include without ISA flags (declarations only).
+// The keyed objects of the x86 kernels (AES-NI, VAES GCM, and the AVX-512 ChaCha20), one factory
+// per file that implements them: native_select.cc builds backend/native.h's factories from these.
+// Safe to include without ISA flags (declarations only).
 #include <cstddef>
 #include <memory>
 

@@ -75,8 +75,8 @@ void multiply_add(Sum512& s, __m512i x, __m512i h) noexcept {
 void multiply_add(Sum128& s, __m128i x, __m128i h) noexcept {
   s.lo = _mm_xor_si128(s.lo, _mm_clmulepi64_si128(x, h, 0x00));
   s.hi = _mm_xor_si128(s.hi, _mm_clmulepi64_si128(x, h, 0x11));
-  s.mid = _mm_xor_si128(s.mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
-                                             _mm_clmulepi64_si128(x, h, 0x10)));
+  s.mid = _mm_xor_si128(
+      s.mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01), _mm_clmulepi64_si128(x, h, 0x10)));
 }
 
 __m128i fold_lanes(__m512i v) noexcept {
@@ -125,7 +125,8 @@ struct WideRoundKeys {
   __m512i k[static_cast<std::size_t>(R + 1)];
   explicit WideRoundKeys(const GcmVaesKey& key) noexcept {
     for (std::size_t i = 0; i <= R; ++i) {
-      k[i] = _mm512_maskz_broadcast_i32x4(0xffff, _mm_load_si128(reinterpret_cast<const __m128i*>(key.round_keys[i])));
+      k[i] = _mm512_maskz_broadcast_i32x4(
+          0xffff, _mm_load_si128(reinterpret_cast<const __m128i*>(key.round_keys[i])));
     }
   }
 };
@@ -152,8 +153,8 @@ void encrypt_vectors(const WideRoundKeys<R>& rk, std::uint8_t* p) noexcept {
 __m128i j0_block(const std::uint8_t* nonce) noexcept {
   std::uint32_t last_word;
   std::memcpy(&last_word, nonce + 8, 4);
-  const __m128i j0 = _mm_insert_epi32(
-      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(nonce)), static_cast<int>(last_word), 2);
+  const __m128i j0 = _mm_insert_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(nonce)),
+                                      static_cast<int>(last_word), 2);
   return _mm_insert_epi32(j0, 1 << 24, 3);
 }
 
@@ -175,10 +176,9 @@ void write_j0s(const GcmVaesMessage* messages, std::size_t n, std::uint8_t* p) n
 void write_text_counters(const std::uint8_t* nonce, std::uint8_t* p, std::size_t vectors) noexcept {
   const __m128i j0 = j0_block(nonce);  // counter 1
   const __m512i four = _mm512_set4_epi32(4 << 24, 0, 0, 0);
-  __m512i counters =
-      _mm512_add_epi32(_mm512_maskz_broadcast_i32x4(0xffff, j0),
-                       _mm512_set_epi32(4 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 2 << 24, 0, 0, 0,
-                                        1 << 24, 0, 0, 0));
+  __m512i counters = _mm512_add_epi32(
+      _mm512_maskz_broadcast_i32x4(0xffff, j0),
+      _mm512_set_epi32(4 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 2 << 24, 0, 0, 0, 1 << 24, 0, 0, 0));
   for (std::size_t v = 0; v < vectors; ++v) {
     _mm512_store_si512(p + kVector * v, counters);
     counters = _mm512_add_epi32(counters, four);
@@ -215,8 +215,10 @@ void wipe_keystream(std::uint8_t* p, std::size_t vectors) noexcept {
 void finish_tag(Sum512& s, const GcmVaesKey& key, GcmVaesMessage& m,
                 const std::uint8_t* e_j0_block) noexcept {
   Sum128 total{fold_lanes(s.lo), fold_lanes(s.mid), fold_lanes(s.hi)};
-  const __m128i lengths = _mm_set_epi64x(static_cast<long long>(m.aad_len * 8),
-                                         static_cast<long long>(m.len * 8));
+  const std::uint64_t aad_bits = m.aad_len * 8;
+  const std::uint64_t text_bits = m.len * 8;
+  const __m128i lengths =
+      _mm_set_epi64x(static_cast<long long>(aad_bits), static_cast<long long>(text_bits));
   multiply_add(total, lengths, load_power(key, 1));
   const __m128i hash = byte_reverse_128(reduce(total));
   const __m128i e_j0 = _mm_load_si128(reinterpret_cast<const __m128i*>(e_j0_block));
@@ -251,7 +253,8 @@ void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
   for (std::size_t i = 0; i < count; ++i) {
     GcmVaesMessage& m = messages[i];
     Sum512 s;
-    const std::size_t blocks = (m.aad_len + kBlock - 1) / kBlock + (m.len + kBlock - 1) / kBlock + 1;
+    const std::size_t blocks =
+        (m.aad_len + kBlock - 1) / kBlock + (m.len + kBlock - 1) / kBlock + 1;
     const std::size_t exponent = absorb(s, key, m.aad, m.aad_len, blocks);
     crypt_and_absorb(s, key.powers[kGcmVaesMaxBlocks - exponent],
                      keystream + kVector * first_vector[i], m.in, m.out, m.len, sealing);

@@ -58,8 +58,7 @@ std::unique_ptr<AeadImpl> make_native_aead(AeadAlgorithm algorithm, Bytes key, s
     return make_native_chacha20_poly1305(key);
   }
   if (is_gcm(algorithm)) {
-    return make_native_aes_gcm(key, tag_len,
-                               make_ipsecmb_aead(algorithm, key, tag_len, nonce_len));
+    return make_native_aes_gcm(key, tag_len, make_ipsecmb_aead(algorithm, key, tag_len, nonce_len));
   }
   if (algorithm != AeadAlgorithm::kAes128Ccm && algorithm != AeadAlgorithm::kAes192Ccm &&
       algorithm != AeadAlgorithm::kAes256Ccm) {
