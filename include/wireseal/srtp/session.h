@@ -187,10 +187,11 @@ class Session {
 
   // --- batches: results identical to calling the single-packet function per job, in order.
   // RTP batches hand the keystream and HMAC-SHA1 work of up to 16 packets to the crypto core
-  // at once (interleaved SHA-NI lanes: about half the cost per AES-CM packet), and GCM work
-  // where the backend has a multi-buffer kernel (otherwise GCM batches loop, which is
-  // faster); replay checks still come before authentication and window updates after it
-  // (src/srtp/batch.cc). SRTCP batches loop.
+  // at once (interleaved SHA-NI lanes: about half the cost per AES-CM packet), and the GCM
+  // work of packets with payloads up to Aead::batch_interleave_max() where the backend has a
+  // multi-buffer kernel (x86 with AVX-512 and VAES; other GCM packets take the single path,
+  // which is as fast); replay checks still come before authentication and window updates
+  // after it (src/srtp/batch.cc). SRTCP batches loop.
   void protect_rtp_batch(std::span<PacketJob> jobs) noexcept;
   void unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept;
   void protect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
