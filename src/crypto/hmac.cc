@@ -336,7 +336,7 @@ void mask_message_end(std::uint8_t* buf, std::size_t block, std::uint32_t end) n
 
 // outer_digest finishes HMAC from the inner hash's final chaining value: the outer hash of
 // opad-block || inner digest. With a native kernel that is one compression of a block built
-// here (the inner digest, 0x80, the bit length), as in hmac_lanes.cc; else OpenSSL's.
+// here (the inner digest, then finish_outer_block); else OpenSSL's.
 void outer_digest(HashAlgorithm hash, detail::ShaKernels::Compress native, const HashState& outer,
                   const Chain& outer_chain, const Chain& inner_final,
                   std::uint8_t* digest) noexcept {
@@ -348,13 +348,9 @@ void outer_digest(HashAlgorithm hash, detail::ShaKernels::Compress native, const
     hash_final(hash, o, digest);
     return;
   }
-  alignas(16) std::uint8_t block[64] = {};
+  alignas(16) std::uint8_t block[64];
   std::memcpy(block, digest, len);
-  block[len] = 0x80;
-  const std::uint64_t bits = (64 + len) * 8;
-  for (std::size_t j = 0; j < 8; ++j) {
-    block[56 + j] = static_cast<std::uint8_t>(bits >> (56 - 8 * j));
-  }
+  detail::finish_outer_block(block, len);
   Chain c = outer_chain;
   compress(hash, native, c, block, 1);
   digest_of(hash, c, digest);

@@ -112,13 +112,10 @@ struct Sha256 {
 // outer_block builds the single block of the outer hash: digest || padding || length.
 template <class Hash>
 void outer_block(const std::uint32_t* digest, std::uint8_t* block) noexcept {
-  constexpr std::size_t kDigest = 4 * Hash::kWords;
   for (std::size_t i = 0; i < Hash::kWords; ++i) {
     store_be32(block + 4 * i, digest[i]);
   }
-  block[kDigest] = 0x80;
-  std::memset(block + kDigest + 1, 0, kBlock - kDigest - 1 - 8);
-  store_be64(block + kBlock - 8, (kBlock + kDigest) * 8);
+  finish_outer_block(block, 4 * Hash::kWords);
 }
 
 // compress_group compresses one block for each of `n` (1..4) lanes, two lanes at a time: two
@@ -353,6 +350,12 @@ void hmac_sha256_lanes(const HmacKernels& sha256, const std::uint32_t inner[8],
                        const std::uint32_t outer[8], HmacJob* const* jobs,
                        std::size_t num_jobs) noexcept {
   run_lanes<Sha256>(sha256, inner, outer, jobs, num_jobs);
+}
+
+void finish_outer_block(std::uint8_t block[64], std::size_t digest_len) noexcept {
+  block[digest_len] = 0x80;
+  std::memset(block + digest_len + 1, 0, kBlock - digest_len - 1 - 8);
+  store_be64(block + kBlock - 8, (kBlock + digest_len) * 8);
 }
 
 }  // namespace wireseal::crypto::detail

@@ -12,9 +12,9 @@
 
 namespace wireseal::crypto::detail {
 
-// HmacKernels are one hash's compression kernels from the table, both set (an Hmac on
-// Backend::kNative holds them from its construction on).
-// `lanes` is the table's batch plan; compress_x16 is set when it is HmacLanes::kSixteen.
+// HmacKernels are one hash's compression kernels from the table: compress and compress_x2
+// always set (an Hmac on Backend::kNative holds them from its construction on), compress_x16
+// when the table's batch plan `lanes` is HmacLanes::kSixteen.
 struct HmacKernels {
   ShaKernels::Compress compress;
   ShaKernels::CompressX2 compress_x2;
@@ -45,5 +45,10 @@ void hmac_sha256_short(ShaKernels::Compress sha256, const std::uint32_t inner[8]
                        const std::uint32_t outer[8], std::span<const std::uint8_t> message,
                        std::span<std::uint8_t> out) noexcept;
 inline constexpr std::size_t kHmacShortMax = 55;
+
+// finish_outer_block completes the outer hash's single block of HMAC-SHA1/SHA-256, whose first
+// `digest_len` bytes hold the inner digest: 0x80, zeros, and the bit length of the opad block
+// and the digest.
+void finish_outer_block(std::uint8_t block[64], std::size_t digest_len) noexcept;
 
 }  // namespace wireseal::crypto::detail

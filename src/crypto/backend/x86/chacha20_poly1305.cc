@@ -3,11 +3,11 @@
 // four-block group gives the Poly1305 key (block 0) and the first 192 bytes of keystream, so a
 // record of up to 192 bytes costs one group of rounds, with no per-call set-up beyond it.
 //
-// Records longer than kOwnKernelMax go to ipsec-mb's ChaCha20-Poly1305 when the build and CPU
-// have it: its vector Poly1305 absorbs long messages about twice as fast as our scalar one,
-// while its fixed cost per call (~400 ns on Zen 5) loses on short records. Measured on Zen 5,
-// seal: ours 213 ns at 16 B, 451 at 512 B, 774 at 1400 B; ipsec-mb's 398, 461, 695.
-// Compiled without ISA flags; made only when features().avx512f (native_select.cc).
+// Records longer than kNativeChaChaOwnMax (native.h) go to ipsec-mb's ChaCha20-Poly1305 when the
+// build and CPU have it: its vector Poly1305 absorbs long messages about twice as fast as our
+// scalar one, while its fixed cost per call (~400 ns on Zen 5) loses on short records. Measured on
+// Zen 5, seal: ours 213 ns at 16 B, 451 at 512 B, 774 at 1400 B; ipsec-mb's 398, 461, 695. Compiled
+// without ISA flags; made only when features().avx512f (native_select.cc).
 #include <algorithm>
 #include <cstring>
 
@@ -21,8 +21,7 @@
 namespace wireseal::crypto::detail {
 namespace {
 
-constexpr std::size_t kFirstKeystream = 192;                // blocks 1..3 of the first group
-constexpr std::size_t kOwnKernelMax = kNativeChaChaOwnMax;  // longer ones go to `bulk_`
+constexpr std::size_t kFirstKeystream = 192;  // blocks 1..3 of the first group
 
 class NativeChaChaPoly final : public AeadImpl {
  public:
@@ -37,7 +36,7 @@ class NativeChaChaPoly final : public AeadImpl {
 
   void seal(Bytes nonce, Bytes aad, Bytes in, MutableBytes out,
             MutableBytes tag) noexcept override {
-    if (bulk_ != nullptr && in.size() > kOwnKernelMax) {
+    if (bulk_ != nullptr && in.size() > kNativeChaChaOwnMax) {
       bulk_->seal(nonce, aad, in, out, tag);
       return;
     }
@@ -55,7 +54,7 @@ class NativeChaChaPoly final : public AeadImpl {
   }
 
   bool open(Bytes nonce, Bytes aad, Bytes in, MutableBytes out, Bytes tag) noexcept override {
-    if (bulk_ != nullptr && in.size() > kOwnKernelMax) {
+    if (bulk_ != nullptr && in.size() > kNativeChaChaOwnMax) {
       return bulk_->open(nonce, aad, in, out, tag);
     }
     Message m(key_, nonce, aad);
