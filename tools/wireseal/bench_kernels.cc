@@ -79,7 +79,7 @@ std::string row_kernel(std::string_view op, std::uint64_t size) {
   }
   const crypto::KernelReport k = crypto::kernel_report();
   const bool batch = has(op, "batch");
-  const std::string hmac = batch ? k.hmac_batch : k.hmac;
+  std::string hmac = batch ? k.hmac_batch : k.hmac;
   if (has(op, "chacha20poly1305")) {
     return chacha_kernel(size, k);
   }
