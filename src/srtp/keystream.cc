@@ -18,10 +18,6 @@ void add_blocks(Iv16& block, std::uint64_t n) noexcept {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // gcm_iv XORs the salt with the block whose bytes 0..7 are `head` and 8..11 `tail`, both
 // big-endian, as one 64-bit and one 32-bit word. Built byte by byte and then XORed as a
 // vector, the block was stored in pieces and reloaded whole: a store-forwarding stall that

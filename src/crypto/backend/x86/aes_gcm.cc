@@ -6,7 +6,8 @@
 // a short SRTP packet's crypto. The VAES kernel encrypts the counter blocks of a whole batch
 // together and hashes each short message with one reduction, so a batch's messages overlap.
 // With one message it is slower than ipsec-mb (its AES and GHASH chains run one after the
-// other), so single messages, batches of one, and texts over kBatchMaxText go to ipsec-mb.
+// other), so single messages, batches of one, and texts over kNativeGcmBatchMax go to
+// ipsec-mb.
 // Compiled without ISA flags; made only when native_select.cc's CPU check passes.
 #include <cstring>
 
@@ -19,14 +20,12 @@ namespace {
 
 static_assert(AeadImpl::kMaxLanes <= kGcmVaesMaxMessages);
 
-// kBatchMaxText: batch jobs with longer texts go to ipsec-mb one at a time. Measured on Zen 5,
-// batches of eight, ns per message, this kernel against ipsec-mb's one by one: 27 vs 35 at
-// 100 B, 31 vs 37 at 160 B, even from 208 to 352 B, 57 vs 49 at 400 B (ipsec-mb's bulk loop
-// is the better one once the per-call cost is amortised).
-constexpr std::size_t kBatchMaxText = kNativeGcmBatchMax;
-
+// Batch jobs with texts over kNativeGcmBatchMax go to ipsec-mb one at a time. Measured on
+// Zen 5, batches of eight, ns per message, this kernel against ipsec-mb's one by one: 27 vs 35
+// at 100 B, 31 vs 37 at 160 B, even from 208 to 352 B, 57 vs 49 at 400 B (ipsec-mb's bulk
+// loop is the better one once the per-call cost is amortised).
 bool batch_kernel_fits(Bytes aad, Bytes text) noexcept {
-  return text.size() <= kBatchMaxText && gcm_vaes_fits(aad.size(), text.size());
+  return text.size() <= kNativeGcmBatchMax && gcm_vaes_fits(aad.size(), text.size());
 }
 
 class NativeGcm final : public AeadImpl {
@@ -53,7 +52,7 @@ class NativeGcm final : public AeadImpl {
     return bulk_->open(nonce, aad, in, out, tag);
   }
 
-  std::size_t interleave_max() const noexcept override { return kBatchMaxText; }
+  std::size_t interleave_max() const noexcept override { return kNativeGcmBatchMax; }
 
   void seal_lanes(SealJob* const* jobs, std::size_t num_jobs) noexcept override {
     GcmVaesMessage m[kMaxLanes];

@@ -6,7 +6,7 @@
 // x^(255 - k), so the upper 128 bits of the 256-bit product are the degrees 0..127 in the
 // input's order and the lower 128 bits the degrees 128..255, which reduce() folds back with
 // two multiplications by the constant of x^128 = x^7 + x^2 + x + 1 (its bits 63, 62 and 57,
-// the high half of kGfPoly). A message of n blocks X_1..X_n hashes to
+// the high half of reduce()'s gf_poly). A message of n blocks X_1..X_n hashes to
 // X_1 H^n + X_2 H^(n-1) + ... + X_n H: every product is independent and they are summed
 // unreduced (lo, mid and hi parts of the schoolbook product), then reduced once.
 #include "backend/x86/gcm_vaes.h"
@@ -253,9 +253,8 @@ void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
   for (std::size_t i = 0; i < count; ++i) {
     GcmVaesMessage& m = messages[i];
     Sum512 s;
-    const std::size_t blocks =
-        (m.aad_len + kBlock - 1) / kBlock + (m.len + kBlock - 1) / kBlock + 1;
-    const std::size_t exponent = absorb(s, key, m.aad, m.aad_len, blocks);
+    const std::size_t exponent =
+        absorb(s, key, m.aad, m.aad_len, gcm_vaes_ghash_blocks(m.aad_len, m.len));
     crypt_and_absorb(s, key.powers[kGcmVaesMaxBlocks - exponent],
                      keystream + kVector * first_vector[i], m.in, m.out, m.len, sealing);
     finish_tag(s, key, m, keystream + kBlock * i);

@@ -20,11 +20,17 @@ inline constexpr std::size_t kGcmVaesMaxBlocks = 32;
 // the stack: 4 KiB at most).
 inline constexpr std::size_t kGcmVaesMaxMessages = 8;
 
+// gcm_vaes_ghash_blocks is a message's GHASH input in blocks: associated data and text each
+// zero-padded, then the length block.
+constexpr std::size_t gcm_vaes_ghash_blocks(std::size_t aad_len, std::size_t len) noexcept {
+  return (aad_len + 15) / 16 + (len + 15) / 16 + 1;
+}
+
 // gcm_vaes_fits tells whether a message with `aad_len` bytes of associated data and `len`
 // bytes of text is short enough for this kernel.
 constexpr bool gcm_vaes_fits(std::size_t aad_len, std::size_t len) noexcept {
   return aad_len <= 16 * kGcmVaesMaxBlocks && len <= 16 * kGcmVaesMaxBlocks &&
-         (aad_len + 15) / 16 + (len + 15) / 16 + 1 <= kGcmVaesMaxBlocks;
+         gcm_vaes_ghash_blocks(aad_len, len) <= kGcmVaesMaxBlocks;
 }
 
 // GcmVaesKey is an expanded key: the AES round keys and H^32 .. H^1 in the order the kernel
