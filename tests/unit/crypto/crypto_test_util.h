@@ -138,6 +138,7 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
   } else if (backend == crypto::Backend::kNative &&
              primitive == crypto::Primitive::kChaCha20Poly1305) {
     need(cpu.avx512f, "avx512f");
+    need(cpu.avx512bw, "avx512bw");
   } else if (backend == crypto::Backend::kNative && primitive == crypto::Primitive::kAesGcm) {
     // gcm_vaes.cc, with ipsec-mb's GCM (needs AES-NI and PCLMULQDQ) for long messages.
     need(cpu.aesni, "aesni");

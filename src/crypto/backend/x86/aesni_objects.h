@@ -14,7 +14,7 @@ std::unique_ptr<AeadImpl> make_aesni_ccm(Bytes key, std::size_t tag_len, std::si
 // aesni_modes.cc: AES-CTR and AES-CBC (VAES CTR and CBC decryption where chosen), AES-CMAC.
 std::unique_ptr<AesModeImpl> make_aesni_mode(AesMode mode, Bytes key);
 std::unique_ptr<CmacImpl> make_aesni_cmac(Bytes key);
-// chacha20_poly1305.cc: ChaCha20-Poly1305 on the AVX-512 keystream (only with AVX-512F). Records
+// chacha20_poly1305.cc: ChaCha20-Poly1305 on the AVX-512 keystream (only with AVX-512F/BW). Records
 // over 512 bytes go to ipsec-mb's kernel when it serves ChaCha20-Poly1305, unless
 // own_kernel_only (tests: our kernel at every size).
 std::unique_ptr<AeadImpl> make_native_chacha20_poly1305(Bytes key, bool own_kernel_only = false);

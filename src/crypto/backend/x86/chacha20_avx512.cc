@@ -124,37 +124,55 @@ template <std::size_t G, class Feed = NoFeed>
   }
 }
 
-// xor_keystream XORs up to 256 * G bytes with the computed groups (whole blocks straight, a
-// partial last one through a stack copy).
-template <std::size_t G>
-void xor_keystream(const __m512i (&ks)[G][4], const std::uint8_t* in, std::uint8_t* out,
-                   std::size_t len) noexcept {
-  for (std::size_t g = 0; g < G; ++g) {
-    for (std::size_t i = 0; i < 4; ++i) {
-      if (len >= 64) {
-        _mm512_storeu_si512(out, _mm512_xor_si512(_mm512_loadu_si512(in), ks[g][i]));
-        in += 64;
-        out += 64;
-        len -= 64;
-      } else if (len != 0) {
-        alignas(64) std::uint8_t block[64];
-        std::memcpy(block, in, len);
-        _mm512_store_si512(block, _mm512_xor_si512(_mm512_load_si512(block), ks[g][i]));
-        std::memcpy(out, block, len);
-        return;
-      } else {
-        return;
-      }
-    }
+// byte_mask selects the first min(n, 64) bytes of a register.
+__mmask64 byte_mask(std::size_t n) noexcept {
+  return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+}
+
+// xor_block XORs n bytes of `in` with one keystream block into `out`; a partial block goes
+// through masked loads and stores, which touch no byte past n.
+[[gnu::always_inline]] inline void xor_block(__m512i ks, const std::uint8_t* in, std::uint8_t* out,
+                                             std::size_t n) noexcept {
+  if (n >= 64) {
+    _mm512_storeu_si512(out, _mm512_xor_si512(_mm512_loadu_si512(in), ks));
+  } else {
+    const __mmask64 m = byte_mask(n);
+    _mm512_mask_storeu_epi8(out, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, in), ks));
   }
 }
 
-// absorb_padded_tail absorbs the last `n` (< 16) bytes padded with zeros, if there are any.
-void absorb_padded_tail(Poly1305State& poly, const std::uint8_t* data, std::size_t n) noexcept {
-  if (n != 0) {
-    std::uint8_t block[16] = {};
-    std::memcpy(block, data, n);
-    poly1305_blocks(poly, block, 1);
+// xor_blocks XORs up to 64 * N bytes with the blocks ks[0..N).
+template <std::size_t N>
+[[gnu::always_inline]] inline void xor_blocks(const __m512i* ks, const std::uint8_t* in,
+                                              std::uint8_t* out, std::size_t len) noexcept {
+  for (std::size_t i = 0; i < N && len != 0; ++i) {
+    const std::size_t n = std::min<std::size_t>(len, 64);
+    xor_block(ks[i], in + 64 * i, out + 64 * i, n);
+    len -= n;
+  }
+}
+
+// lane_words returns 128-bit lane L of x as its two little-endian 64-bit words.
+template <int L>
+[[gnu::always_inline]] inline void lane_words(__m512i x, std::uint64_t& lo,
+                                              std::uint64_t& hi) noexcept {
+  const __m128i lane = _mm512_maskz_extracti32x4_epi32(0xF, x, L);
+  lo = static_cast<std::uint64_t>(_mm_cvtsi128_si64(lane));
+  hi = static_cast<std::uint64_t>(_mm_extract_epi64(lane, 1));
+}
+
+// absorb_padded absorbs `len` bytes zero-padded to whole blocks; the partial last block is
+// read with a masked load, so nothing past data + len is touched and nothing goes through the
+// stack.
+void absorb_padded(Poly1305State& poly, const std::uint8_t* data, std::size_t len) noexcept {
+  const std::size_t whole = len / 16;
+  poly1305_blocks(poly, data, whole);
+  const std::size_t rest = len % 16;
+  if (rest != 0) {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = 0;
+    lane_words<0>(_mm512_maskz_loadu_epi8(byte_mask(rest), data + 16 * whole), lo, hi);
+    poly1305_block(poly, lo, hi);
   }
 }
 
@@ -173,46 +191,69 @@ struct PolyFeed {
   }
 };
 
-}  // namespace
+constexpr std::size_t kHeadBytes = 192;  // blocks 1..3: the first group after the key block
+constexpr std::size_t kChunk = 512;      // two groups, eight blocks, per step past the head
 
-void chacha20_blocks4_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
-                             std::uint32_t counter, std::uint8_t out[256]) noexcept {
-  __m512i ks[1][4];
-  keystream<1>(key, nonce, counter, ks);
-  for (int i = 0; i < 4; ++i) {
-    _mm512_storeu_si512(out + 64 * i, ks[0][i]);
-  }
-}
-
-void chacha20_poly1305_bulk_avx512(const std::uint32_t key[8], const std::uint32_t nonce[3],
-                                   std::uint8_t* out, const std::uint8_t* in, std::size_t start,
-                                   std::size_t len, Poly1305State& poly, bool mac_output) noexcept {
-  constexpr std::size_t kChunk = 512;  // two groups: eight blocks
-  const std::uint8_t* mac = mac_output ? out : in;
+// seal_or_open_body handles bytes [192, len) eight blocks at a time, Poly1305 blocks running
+// between the rounds. Sealing can absorb only ciphertext already written (the head, then the
+// chunks before the current one); opening absorbs each chunk's ciphertext during its rounds,
+// before the XOR overwrites it in place, and XORs the head (kept in registers) only after the
+// first chunk has absorbed it.
+void seal_or_open_body(const ChaChaPolyRecord& r, const __m512i (&head)[4], Poly1305State& poly,
+                       bool sealing) noexcept {
+  const std::uint8_t* mac = sealing ? r.out : r.in;
   std::size_t absorbed = 0;  // bytes of `mac` already in the Poly1305 state
-  std::uint32_t counter = static_cast<std::uint32_t>(start / 64) + 1;
-  for (std::size_t at = start; at < len; at += kChunk, counter += 8) {
-    const std::size_t n = std::min(kChunk, len - at);
-    // Sealing can absorb only ciphertext already written (before this chunk); opening absorbs
-    // this chunk's too, read before the XOR below overwrites it in place.
-    const std::size_t target = (mac_output ? at : at + n) / 16 * 16;
+  std::uint32_t counter = kHeadBytes / 64 + 1;
+  for (std::size_t at = kHeadBytes; at < r.len; at += kChunk, counter += 8) {
+    const std::size_t n = std::min(kChunk, r.len - at);
+    const std::size_t target = (sealing ? at : at + n) / 16 * 16;
     const std::size_t blocks = (target - absorbed) / 16;
     PolyFeed feed{&poly, mac + absorbed, blocks, (blocks + 9) / 10};
     __m512i ks[2][4];
-    keystream<2>(key, nonce, counter, ks, [&feed]() noexcept { feed(); });
+    keystream<2>(r.key, r.nonce, counter, ks, [&feed]() noexcept { feed(); });
     absorbed = target;
-    if (!mac_output && at + n == len) {
-      absorb_padded_tail(poly, mac + absorbed, len - absorbed);
-      absorbed = len;
+    if (!sealing) {
+      if (at + n == r.len) {
+        absorb_padded(poly, mac + absorbed, r.len - absorbed);
+        absorbed = r.len;
+      }
+      if (at == kHeadBytes) {
+        xor_blocks<3>(&head[1], r.in, r.out, kHeadBytes);
+      }
     }
-    xor_keystream<2>(ks, in + at, out + at, n);
+    xor_blocks<4>(ks[0], r.in + at, r.out + at, n);
+    if (n > 256) {
+      xor_blocks<4>(ks[1], r.in + at + 256, r.out + at + 256, n - 256);
+    }
   }
-  if (absorbed < len) {
-    const std::size_t whole = (len - absorbed) / 16;
-    poly1305_blocks(poly, mac + absorbed, whole);
-    absorbed += 16 * whole;
-    absorb_padded_tail(poly, mac + absorbed, len - absorbed);
+  absorb_padded(poly, mac + absorbed, r.len - absorbed);
+}
+
+}  // namespace
+
+void chacha20_poly1305_avx512(const ChaChaPolyRecord& r, Poly1305State& poly,
+                              bool sealing) noexcept {
+  __m512i head[1][4];  // block 0 (the Poly1305 key), then the keystream of bytes [0, 192)
+  keystream<1>(r.key, r.nonce, 0, head);
+  std::uint64_t key_words[4];
+  lane_words<0>(head[0][0], key_words[0], key_words[1]);
+  lane_words<1>(head[0][0], key_words[2], key_words[3]);
+  poly1305_start(poly, key_words[0], key_words[1], key_words[2], key_words[3]);
+  absorb_padded(poly, r.aad, r.aad_len);
+  if (sealing) {
+    xor_blocks<3>(&head[0][1], r.in, r.out, std::min(r.len, kHeadBytes));
   }
+  if (r.len <= kHeadBytes) {
+    if (!sealing) {
+      absorb_padded(poly, r.in, r.len);
+      xor_blocks<3>(&head[0][1], r.in, r.out, r.len);
+    } else {
+      absorb_padded(poly, r.out, r.len);
+    }
+  } else {
+    seal_or_open_body(r, head[0], poly, sealing);
+  }
+  poly1305_block(poly, r.aad_len, r.len);  // the lengths block
 }
 
 }  // namespace wireseal::crypto::detail

@@ -42,7 +42,7 @@ bool native_supports(Primitive primitive) noexcept {
     case Primitive::kAesCmac:
       return cpu.aesni;
     case Primitive::kChaCha20Poly1305:
-      return cpu.avx512f;  // chacha20_avx512.cc is built with -mavx512f
+      return cpu.avx512f && cpu.avx512bw;  // chacha20_avx512.cc: -mavx512f -mavx512bw
     case Primitive::kHmacSha1:
       return native_sha_kernels().sha1 != nullptr;
     case Primitive::kHmacSha256:
