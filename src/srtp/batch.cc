@@ -32,6 +32,8 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <type_traits>
 #include <utility>
 
 #include "common/bytes.h"
@@ -67,11 +69,32 @@ struct Lane {
   std::uint8_t expected[kHmacSha1Size];  // unprotect: the recomputed tag
 };
 
-template <std::size_t... I>
-std::array<crypto::CtrJob, sizeof...(I)> bind_ctr_jobs(std::array<Iv16, kLanes>& ivs,
-                                                       std::index_sequence<I...>) noexcept {
-  return {crypto::CtrJob{std::span<const std::uint8_t, 16>(ivs[I]), {}, {}, {}}...};
-}
+// JobSlots is room for up to kLanes batch jobs of type T, each built in place when its packet
+// is queued (make). An array of jobs would be value-initialised on every batch call (std::span
+// has no trivial constructor): kilobytes of stores, a tenth of a batched 100-byte GCM packet.
+template <class T>
+class JobSlots {
+  static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
+
+ public:
+  // Left uninitialised on purpose: slot i is read only after make(i, ...).
+  JobSlots() noexcept {
+  }  // NOLINT(cppcoreguidelines-pro-type-member-init,modernize-use-equals-default)
+
+  // make builds slot i from the job's members in order (aggregate initialisation in place: no
+  // temporary whose copy would stall on store forwarding).
+  template <class... Members>
+  T& make(std::size_t i, Members&&... members) noexcept {
+    return *::new (bytes_ + i * sizeof(T)) T{std::forward<Members>(members)...};
+  }
+  T& operator[](std::size_t i) noexcept { return data()[i]; }
+  T* data() noexcept {
+    return std::launder(reinterpret_cast<T*>(bytes_));  // NOLINT: the slots are Ts once made
+  }
+
+ private:
+  alignas(T) std::byte bytes_[kLanes * sizeof(T)];
+};
 
 // Chunk is up to kLanes deferred packets under one master key, with the job arrays of the
 // batch calls. It lives on the caller's stack (a few KiB); its spans point into itself, so it
@@ -88,35 +111,31 @@ struct Chunk {
   std::array<Lane, kLanes> lanes;
   std::array<Iv16, kLanes> cm_ivs;
   std::array<Iv12, kLanes> gcm_ivs;
-  std::array<crypto::CtrJob, kLanes> ctr =
-      bind_ctr_jobs(cm_ivs, std::make_index_sequence<kLanes>{});
-  std::array<crypto::HmacJob, kLanes> hmac{};
-  std::array<crypto::SealJob, kLanes> seal{};
-  std::array<crypto::OpenJob, kLanes> open{};
+  JobSlots<crypto::CtrJob> ctr;
+  JobSlots<crypto::HmacJob> hmac;
+  JobSlots<crypto::SealJob> seal;
+  JobSlots<crypto::OpenJob> open;
 };
 
-// The batch jobs are filled member by member. Assigned from a braced temporary, they were
-// built on the stack with 8-byte stores and copied with 16-byte loads, which stall on store
-// forwarding: a quarter of a batched GCM packet's bookkeeping.
+// make_aead_job and make_hmac_job build a packet's job in its slot. (Assigned from a braced
+// temporary, a job was built on the stack with 8-byte stores and copied with 16-byte loads,
+// which stall on store forwarding.)
 template <class AeadJob>  // SealJob or OpenJob
-void set_aead_job(AeadJob& job, std::span<const std::uint8_t> nonce,
-                  std::span<const std::uint8_t> aad, std::span<std::uint8_t> payload,
-                  decltype(AeadJob::tag) tag) noexcept {
-  job.nonce = nonce;
-  job.aad = aad;
-  job.in = payload;
-  job.out = payload;
-  job.tag = tag;
-  job.status = {};
+void make_aead_job(JobSlots<AeadJob>& slots, std::size_t i, std::span<const std::uint8_t> nonce,
+                   std::span<const std::uint8_t> aad, std::span<std::uint8_t> payload,
+                   decltype(AeadJob::tag) tag) noexcept {
+  slots.make(i, nonce, aad, payload, payload, tag, Status{});
 }
 
-void set_hmac_job(crypto::HmacJob& job, std::span<const std::uint8_t> message,
-                  std::span<const std::uint8_t> roc_be, std::span<std::uint8_t> out) noexcept {
-  job.parts[0] = message;
-  job.parts[1] = roc_be;
-  job.parts[2] = {};
-  job.out = out;
-  job.status = {};
+void make_hmac_job(JobSlots<crypto::HmacJob>& slots, std::size_t i,
+                   std::span<const std::uint8_t> message, std::span<const std::uint8_t> roc_be,
+                   std::span<std::uint8_t> out) noexcept {
+  slots.make(i, message, roc_be, std::span<const std::uint8_t>{}, out, Status{});
+}
+
+// make_ctr_job builds slot i's keystream job over `payload` with counter block cm_ivs[i].
+void make_ctr_job(Chunk& c, std::size_t i, std::span<std::uint8_t> payload) noexcept {
+  c.ctr.make(i, std::span<const std::uint8_t, 16>(c.cm_ivs[i]), payload, payload, Status{});
 }
 
 void set_result(PacketJob& job, const Result<std::size_t>& r) noexcept {
@@ -202,16 +221,15 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   std::uint8_t* tail = buf + len;
   if (p.cipher == CipherKind::kAesGcm) {
     c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(index), h.sequence);
-    set_aead_job(c.seal[i], c.gcm_ivs[i], {buf, h.size}, payload, {tail, p.rtp_tag_len});
+    make_aead_job(c.seal, i, c.gcm_ivs[i], {buf, h.size}, payload, {tail, p.rtp_tag_len});
     std::memcpy(tail + p.rtp_tag_len, km->mki.data(), s.mki_len);  // RFC 7714 §8: MKI last
   } else {
     if (p.cipher == CipherKind::kAesCm) {
       c.cm_ivs[i] = cm_iv(salt14(km->rtp.salt), h.ssrc, index);
-      c.ctr[i].in = payload;
-      c.ctr[i].out = payload;
+      make_ctr_job(c, i, payload);
     }
     std::memcpy(tail, km->mki.data(), s.mki_len);  // RFC 3711 §3.1: MKI, then the tag
-    set_hmac_job(c.hmac[i], {buf, len}, lane.roc_be, {tail + s.mki_len, p.rtp_tag_len});
+    make_hmac_job(c.hmac, i, {buf, len}, lane.roc_be, {tail + s.mki_len, p.rtp_tag_len});
   }
   return true;
 }
@@ -288,8 +306,7 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
       const std::span<std::uint8_t> payload(job.buffer.data() + lane.header_len,
                                             lane.plain_len - lane.header_len);
       c.cm_ivs[d] = cm_iv(salt14(km.rtp.salt), lane.ssrc, *index);
-      c.ctr[d].in = payload;
-      c.ctr[d].out = payload;
+      make_ctr_job(c, d, payload);
       decrypted[d] = &lane;
     }
   }
@@ -419,9 +436,10 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (aead) {
     const std::span<std::uint8_t> payload(job.buffer.data() + h.size, plain_len - h.size);
     c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(index), h.sequence);
-    set_aead_job(c.open[i], c.gcm_ivs[i], {buf, h.size}, payload, {buf + plain_len, p.rtp_tag_len});
+    make_aead_job(c.open, i, c.gcm_ivs[i], {buf, h.size}, payload,
+                  {buf + plain_len, p.rtp_tag_len});
   } else {
-    set_hmac_job(c.hmac[i], {buf, plain_len}, lane.roc_be, {lane.expected, p.rtp_tag_len});
+    make_hmac_job(c.hmac, i, {buf, plain_len}, lane.roc_be, {lane.expected, p.rtp_tag_len});
   }
   return true;
 }
