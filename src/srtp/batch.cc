@@ -77,16 +77,13 @@ class JobSlots {
   static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
 
  public:
-  // Left uninitialised on purpose: slot i is read only after make(i, ...).
-  JobSlots() noexcept {
-  }  // NOLINT(cppcoreguidelines-pro-type-member-init,modernize-use-equals-default)
+  // Left uninitialised on purpose (a Chunk is default-initialised, never value-initialised):
+  // slot i is read only after a job is built in slot(i).
+  JobSlots() = default;
 
-  // make builds slot i from the job's members in order (aggregate initialisation in place: no
-  // temporary whose copy would stall on store forwarding).
-  template <class... Members>
-  T& make(std::size_t i, Members&&... members) noexcept {
-    return *::new (bytes_ + i * sizeof(T)) T{std::forward<Members>(members)...};
-  }
+  // slot is where job i is built, by placement new with aggregate initialisation: in place,
+  // with no temporary whose copy would stall on store forwarding.
+  void* slot(std::size_t i) noexcept { return bytes_ + i * sizeof(T); }
   T& operator[](std::size_t i) noexcept { return data()[i]; }
   T* data() noexcept {
     return std::launder(reinterpret_cast<T*>(bytes_));  // NOLINT: the slots are Ts once made
@@ -124,18 +121,19 @@ template <class AeadJob>  // SealJob or OpenJob
 void make_aead_job(JobSlots<AeadJob>& slots, std::size_t i, std::span<const std::uint8_t> nonce,
                    std::span<const std::uint8_t> aad, std::span<std::uint8_t> payload,
                    decltype(AeadJob::tag) tag) noexcept {
-  slots.make(i, nonce, aad, payload, payload, tag, Status{});
+  ::new (slots.slot(i)) AeadJob{nonce, aad, payload, payload, tag, Status{}};
 }
 
 void make_hmac_job(JobSlots<crypto::HmacJob>& slots, std::size_t i,
                    std::span<const std::uint8_t> message, std::span<const std::uint8_t> roc_be,
                    std::span<std::uint8_t> out) noexcept {
-  slots.make(i, message, roc_be, std::span<const std::uint8_t>{}, out, Status{});
+  ::new (slots.slot(i)) crypto::HmacJob{{message, roc_be, {}}, out, Status{}};
 }
 
 // make_ctr_job builds slot i's keystream job over `payload` with counter block cm_ivs[i].
 void make_ctr_job(Chunk& c, std::size_t i, std::span<std::uint8_t> payload) noexcept {
-  c.ctr.make(i, std::span<const std::uint8_t, 16>(c.cm_ivs[i]), payload, payload, Status{});
+  ::new (c.ctr.slot(i))
+      crypto::CtrJob{std::span<const std::uint8_t, 16>(c.cm_ivs[i]), payload, payload, Status{}};
 }
 
 void set_result(PacketJob& job, const Result<std::size_t>& r) noexcept {
