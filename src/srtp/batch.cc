@@ -36,6 +36,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "batch_chunk.h"
 #include "common/bytes.h"
 #include "common/ct.h"
 #include "keystream.h"
@@ -46,123 +47,23 @@
 
 namespace wireseal::srtp {
 namespace detail {
-namespace {
-
-using wireseal::detail::secure_wipe;
-using wireseal::detail::tag_matches;
-
-constexpr std::size_t kLanes = 16;  // Hmac::compute_batch's lane group
-constexpr std::size_t kHmacSha1Size = 20;
-
-// Lane is one packet of a chunk whose crypto is deferred.
-struct Lane {
-  PacketJob* job;
-  std::uint64_t index;          // protect: the index used; unprotect: the provisional estimate
-  std::uint64_t highest_after;  // unprotect: the stream's highest index if this one succeeds
-  StreamState* stream;          // unprotect: the packet's stream (AEAD: it exists), or null
-  std::uint32_t ssrc;
-  std::uint16_t sequence;
-  std::size_t header_len;
-  std::size_t plain_len;  // RTP header + payload
-  std::size_t out_len;    // protect: the protected length
-  std::uint8_t roc_be[4];
-  std::uint8_t expected[kHmacSha1Size];  // unprotect: the recomputed tag
-};
-
-// JobSlots is room for up to kLanes batch jobs of type T, each built in place when its packet
-// is queued (make). An array of jobs would be value-initialised on every batch call (std::span
-// has no trivial constructor): kilobytes of stores, a tenth of a batched 100-byte GCM packet.
-template <class T>
-class JobSlots {
-  static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
-
- public:
-  // Left uninitialised on purpose (a Chunk is default-initialised, never value-initialised):
-  // slot i is read only after a job is built in slot(i).
-  JobSlots() = default;
-
-  // slot is where job i is built, by placement new with aggregate initialisation: in place,
-  // with no temporary whose copy would stall on store forwarding.
-  void* slot(std::size_t i) noexcept { return bytes_ + i * sizeof(T); }
-  T& operator[](std::size_t i) noexcept { return data()[i]; }
-  T* data() noexcept {
-    return std::launder(reinterpret_cast<T*>(bytes_));  // NOLINT: the slots are Ts once made
-  }
-
- private:
-  alignas(T) std::byte bytes_[kLanes * sizeof(T)];
-};
-
-// Chunk is up to kLanes deferred packets under one master key, with the job arrays of the
-// batch calls. It lives on the caller's stack (a few KiB); its spans point into itself, so it
-// is neither copied nor moved.
-struct Chunk {
-  Chunk() = default;
-  Chunk(const Chunk&) = delete;
-  Chunk& operator=(const Chunk&) = delete;
-
-  // Entries [0, count) are written before they are read; the others are left uninitialised
-  // rather than zeroed on every batch (kilobytes of stores).
-  KeyMaterial* km = nullptr;
-  std::size_t count = 0;
-  std::array<Lane, kLanes> lanes;
-  std::array<Iv16, kLanes> cm_ivs;
-  std::array<Iv12, kLanes> gcm_ivs;
-  JobSlots<crypto::CtrJob> ctr;
-  JobSlots<crypto::HmacJob> hmac;
-  JobSlots<crypto::SealJob> seal;
-  JobSlots<crypto::OpenJob> open;
-};
-
-// make_aead_job and make_hmac_job build a packet's job in its slot. (Assigned from a braced
-// temporary, a job was built on the stack with 8-byte stores and copied with 16-byte loads,
-// which stall on store forwarding.)
-template <class AeadJob>  // SealJob or OpenJob
-void make_aead_job(JobSlots<AeadJob>& slots, std::size_t i, std::span<const std::uint8_t> nonce,
-                   std::span<const std::uint8_t> aad, std::span<std::uint8_t> payload,
-                   decltype(AeadJob::tag) tag) noexcept {
-  ::new (slots.slot(i)) AeadJob{nonce, aad, payload, payload, tag, Status{}};
-}
-
-void make_hmac_job(JobSlots<crypto::HmacJob>& slots, std::size_t i,
-                   std::span<const std::uint8_t> message, std::span<const std::uint8_t> roc_be,
-                   std::span<std::uint8_t> out) noexcept {
-  ::new (slots.slot(i)) crypto::HmacJob{{message, roc_be, {}}, out, Status{}};
-}
-
-// make_ctr_job builds slot i's keystream job over `payload` with counter block cm_ivs[i].
-void make_ctr_job(Chunk& c, std::size_t i, std::span<std::uint8_t> payload) noexcept {
-  ::new (c.ctr.slot(i))
-      crypto::CtrJob{std::span<const std::uint8_t, 16>(c.cm_ivs[i]), payload, payload, Status{}};
-}
-
-void set_result(PacketJob& job, const Result<std::size_t>& r) noexcept {
-  job.status = r ? Status{} : Status{r.error()};
-  if (r) {
-    job.length = *r;
-  }
-}
-
-Status first_error(Status a, Status b) noexcept { return a ? b : a; }
-
-// ---- protect
 
 void flush_protect(const SessionState& s, Chunk& c) noexcept {
   const std::size_t n = c.count;
   if (n == 0) {
     return;
   }
-  KeyMaterial& km = *c.km;
+  CipherKeys& keys = *c.keys;
   switch (s.profile->cipher) {
     case CipherKind::kAesCm:
-      km.rtp.ctr->apply_batch({c.ctr.data(), n});
-      km.rtp.hmac->compute_batch({c.hmac.data(), n});
+      keys.ctr->apply_batch({c.ctr.data(), n});
+      keys.hmac->compute_batch({c.hmac.data(), n});
       break;
     case CipherKind::kNull:
-      km.rtp.hmac->compute_batch({c.hmac.data(), n});
+      keys.hmac->compute_batch({c.hmac.data(), n});
       break;
     case CipherKind::kAesGcm:
-      km.rtp.aead->seal_batch({c.seal.data(), n});
+      keys.aead->seal_batch({c.seal.data(), n});
       break;
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -187,6 +88,38 @@ void flush_protect(const SessionState& s, Chunk& c) noexcept {
   c.count = 0;
 }
 
+void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
+  const std::size_t n = c.count;
+  if (n == 0) {
+    return;
+  }
+  c.keys->aead->open_batch({c.open.data(), n});
+  for (std::size_t i = 0; i < n; ++i) {
+    Lane& lane = c.lanes[i];
+    if (!c.open[i].status) {
+      lane.job->status = s.count_drop(c.open[i].status.error());
+      continue;
+    }
+    // The stream exists, and the index and replay check judged before opening hold whichever
+    // earlier packets of the chunk failed (settled_by_queue_state for SRTP; SRTCP queues one
+    // packet per stream).
+    ReplayWindow window =
+        c.rtcp ? s.streams.rtcp_window(*lane.stream) : s.streams.rtp_window(*lane.stream);
+    window.mark(lane.index);
+    lane.job->status = {};
+    lane.job->length = lane.plain_len;
+    WS_CT_DECLASSIFY(lane.job->buffer.data(), lane.plain_len);  // authenticated plaintext
+  }
+  c.count = 0;
+}
+
+namespace {
+
+using wireseal::detail::secure_wipe;
+using wireseal::detail::tag_matches;
+
+// ---- protect
+
 // defer_protect does the per-packet part of protect_rtp for `job` and queues its crypto in
 // `c`; false (nothing changed) when the packet must take the single path instead.
 bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
@@ -210,6 +143,7 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     flush_protect(s, c);
   }
   c.km = km;
+  c.keys = &km->rtp;
   const std::size_t i = c.count++;
   Lane& lane = c.lanes[i];
   lane.job = &job;
@@ -236,28 +170,6 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
 
 Result<std::size_t> unprotect_single(SessionState& s, PacketJob& job) noexcept {
   return s.unprotect_rtp(job.buffer.data(), job.length, job.buffer.data(), job.length);
-}
-
-void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
-  const std::size_t n = c.count;
-  if (n == 0) {
-    return;
-  }
-  c.km->rtp.aead->open_batch({c.open.data(), n});
-  for (std::size_t i = 0; i < n; ++i) {
-    Lane& lane = c.lanes[i];
-    if (!c.open[i].status) {
-      lane.job->status = s.count_drop(c.open[i].status.error());
-      continue;
-    }
-    // The stream exists, and the estimate and replay check made before opening hold
-    // whichever earlier packets of the chunk failed (settled_by_queue_state).
-    s.streams.rtp_window(*lane.stream).mark(lane.index);
-    lane.job->status = {};
-    lane.job->length = lane.plain_len;
-    WS_CT_DECLASSIFY(lane.job->buffer.data(), lane.plain_len);  // authenticated plaintext
-  }
-  c.count = 0;
 }
 
 void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
@@ -420,6 +332,7 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     return defer_unprotect(s, c, job);  // the state moved: estimate again
   }
   c.km = km;
+  c.keys = &km->rtp;
   const std::size_t i = c.count++;
   Lane& lane = c.lanes[i];
   lane.job = &job;
@@ -503,27 +416,12 @@ void Session::unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept {
   state_->unprotect_rtp_batch(jobs);
 }
 
-// SRTCP packets carry their index and are rarer than RTP by orders of magnitude: looping is
-// enough.
 void Session::protect_rtcp_batch(std::span<PacketJob> jobs) noexcept {
-  for (PacketJob& job : jobs) {
-    Result<std::size_t> r = protect_rtcp(job.buffer, job.length);
-    detail::set_result(job, r);
-  }
+  state_->protect_rtcp_batch(jobs);
 }
 
 void Session::unprotect_rtcp_batch(std::span<PacketJob> jobs) noexcept {
-  for (PacketJob& job : jobs) {
-    if (job.length > job.buffer.size()) {
-      job.status = Error::kInvalidArgument;
-      continue;
-    }
-    Result<std::span<std::uint8_t>> r = unprotect_rtcp(job.buffer.first(job.length));
-    job.status = r ? Status{} : Status{r.error()};
-    if (r) {
-      job.length = r->size();
-    }
-  }
+  state_->unprotect_rtcp_batch(jobs);
 }
 
 }  // namespace wireseal::srtp

@@ -11,9 +11,8 @@ namespace {
 
 using wireseal::detail::tag_matches;
 
-constexpr std::size_t kRtcpHeaderSize = 8;  // V|P|RC|PT|length + sender SSRC: never encrypted
-constexpr std::size_t kIndexWordSize = 4;   // E flag || 31-bit SRTCP index
-constexpr std::uint32_t kEFlag = 0x80000000u;
+constexpr std::size_t kIndexWordSize = kRtcpIndexWordSize;
+constexpr std::uint32_t kEFlag = kRtcpEFlag;
 constexpr std::uint32_t kMaxSrtcpIndex = 0x7fffffffu;
 constexpr std::size_t kHmacSha1Size = 20;
 
@@ -47,8 +46,8 @@ Result<SentIndex> SessionState::take_rtcp_index(StreamState* st, std::uint32_t s
 //
 // HMAC covers header || E(rest) || E|index (RFC 3711 §3.4); the AEAD's AAD is header ||
 // E|index (RFC 7714 §9.3 for E = 1). NULL profiles send E = 0 (nothing encrypted).
-Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size_t len,
-                                               std::uint8_t* out, std::size_t out_cap) noexcept {
+Status SessionState::plan_protect_rtcp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                                       std::size_t out_cap, RtcpSendPlan& plan) noexcept {
   if (len < kRtcpHeaderSize || !rtcp_version_ok(in)) {
     return Error::kMalformed;
   }
@@ -69,14 +68,31 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
   if (!taken) {
     return taken.error();
   }
-  KeyMaterial& km = keys[taken->stream->key_index];
   const auto index = static_cast<std::uint32_t>(taken->index);
-  const bool encrypt = p.cipher != CipherKind::kNull;
-  const std::uint32_t word = (encrypt ? kEFlag : 0) | index;
-  const std::size_t body_len = len - kRtcpHeaderSize;
+  plan.key = &keys[taken->stream->key_index];
+  plan.ssrc = ssrc;
+  plan.index = index;
+  plan.word = (p.cipher != CipherKind::kNull ? kEFlag : 0) | index;
+  plan.total = total;
   if (out != in) {
     std::memcpy(out, in, kRtcpHeaderSize);
   }
+  return {};
+}
+
+Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size_t len,
+                                               std::uint8_t* out, std::size_t out_cap) noexcept {
+  RtcpSendPlan plan;
+  if (const Status s = plan_protect_rtcp(in, len, out, out_cap, plan); !s) {
+    return s.error();
+  }
+  const ProfileInfo& p = *profile;
+  KeyMaterial& km = *plan.key;
+  const std::uint32_t ssrc = plan.ssrc;
+  const std::uint32_t index = plan.index;
+  const std::uint32_t word = plan.word;
+  const bool encrypt = p.cipher != CipherKind::kNull;
+  const std::size_t body_len = len - kRtcpHeaderSize;
   switch (p.cipher) {
     case CipherKind::kAesCm:
     case CipherKind::kNull: {
@@ -115,7 +131,7 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
       break;
     }
   }
-  return total;
+  return plan.total;
 }
 
 // unprotect_rtcp:
@@ -127,40 +143,63 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
 // The index is explicit (no estimate); replay check before authentication, window update
 // after. With E = 0 the rest is only authenticated: for AEAD the AAD is then the whole RTCP
 // packet || E|index (RFC 7714 §9.3), which is assembled in `out` (it needs 4 spare bytes).
-Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::size_t len,
-                                                 std::uint8_t* out, std::size_t out_cap) noexcept {
+Status SessionState::plan_unprotect_rtcp(const std::uint8_t* in, std::size_t len,
+                                         std::size_t out_cap, RtcpOpenPlan& plan) noexcept {
   const ProfileInfo& p = *profile;
   const bool aead = p.cipher == CipherKind::kAesGcm;
   const std::size_t trailer = kIndexWordSize + mki_len + p.rtcp_tag_len;
   if (len < kRtcpHeaderSize + trailer || !rtcp_version_ok(in)) {
-    return count_drop(Error::kMalformed);
+    return Error::kMalformed;
   }
   const std::size_t plain_len = len - trailer;
   if (exceeds_keystream(p, plain_len - kRtcpHeaderSize)) {
-    return count_drop(Error::kMalformed);  // no sender can have protected it
+    return Error::kMalformed;  // no sender can have protected it
   }
   if (out_cap < plain_len) {
-    return count_drop(Error::kBufferTooSmall);
+    return Error::kBufferTooSmall;
   }
-  const std::uint8_t* tag = in + plain_len + (aead ? 0 : kIndexWordSize + mki_len);
   const std::uint8_t* word_at = in + plain_len + (aead ? p.rtcp_tag_len : 0);
-  const std::uint8_t* mki = word_at + kIndexWordSize;
-  const std::uint32_t word = load_be32(word_at);
-  const bool encrypted = (word & kEFlag) != 0;
-  const std::uint32_t index = word & kMaxSrtcpIndex;
-  KeyMaterial* kmp = key_for_mki(mki);
-  if (kmp == nullptr) {
-    return count_drop(Error::kAuthFailed);
+  KeyMaterial* km = key_for_mki(word_at + kIndexWordSize);
+  if (km == nullptr) {
+    return Error::kAuthFailed;
   }
-  KeyMaterial& km = *kmp;
+  const std::uint32_t word = load_be32(word_at);
+  const std::uint32_t index = word & kMaxSrtcpIndex;
   const std::uint32_t ssrc = load_be32(in + 4);
   StreamState* st = streams.find(ssrc);
   if (st == nullptr && (!auto_create || streams.full())) {
-    return count_drop(auto_create ? Error::kTableFull : Error::kWrongContext);
+    return auto_create ? Error::kTableFull : Error::kWrongContext;
   }
   if (st != nullptr && !streams.rtcp_window(*st).is_fresh(index)) {
-    return count_drop(streams.rtcp_window(*st).refusal(index));
+    return streams.rtcp_window(*st).refusal(index);
   }
+  plan.key = km;
+  plan.stream = st;
+  plan.ssrc = ssrc;
+  plan.index = index;
+  plan.word = word;
+  plan.encrypted = (word & kEFlag) != 0;
+  plan.plain_len = plain_len;
+  plan.tag = in + plain_len + (aead ? 0 : kIndexWordSize + mki_len);
+  return {};
+}
+
+Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::size_t len,
+                                                 std::uint8_t* out, std::size_t out_cap) noexcept {
+  RtcpOpenPlan plan;
+  if (const Status s = plan_unprotect_rtcp(in, len, out_cap, plan); !s) {
+    return count_drop(s.error());
+  }
+  const ProfileInfo& p = *profile;
+  const bool aead = p.cipher == CipherKind::kAesGcm;
+  KeyMaterial& km = *plan.key;
+  StreamState* st = plan.stream;
+  const std::uint32_t ssrc = plan.ssrc;
+  const std::uint32_t index = plan.index;
+  const std::uint32_t word = plan.word;
+  const bool encrypted = plan.encrypted;
+  const std::size_t plain_len = plan.plain_len;
+  const std::uint8_t* tag = plan.tag;
   const std::size_t body_len = plain_len - kRtcpHeaderSize;
 
   if (!aead) {

@@ -54,6 +54,35 @@ struct RtpPlan {
   bool header_protection() const noexcept { return cryptex || rfc6904; }
 };
 
+// SRTCP's trailer fields (RFC 3711 §3.4): the header and sender SSRC are never encrypted; the
+// E flag and 31-bit SRTCP index follow the (encrypted) rest.
+constexpr std::size_t kRtcpHeaderSize = 8;
+constexpr std::size_t kRtcpIndexWordSize = 4;
+constexpr std::uint32_t kRtcpEFlag = 0x80000000u;
+
+// RtcpSendPlan is what protect_rtcp and the SRTCP protect batch decide about a packet before
+// its crypto: its master key, SSRC, the index it was given and the E || index word.
+struct RtcpSendPlan {
+  KeyMaterial* key;
+  std::uint32_t ssrc;
+  std::uint32_t index;
+  std::uint32_t word;
+  std::size_t total;  // protected length
+};
+
+// RtcpOpenPlan is what unprotect_rtcp and the SRTCP unprotect batch learn from a packet's
+// checks (length, MKI, stream, replay window) before authenticating it.
+struct RtcpOpenPlan {
+  KeyMaterial* key;
+  StreamState* stream;  // nullptr: created once the packet authenticates
+  std::uint32_t ssrc;
+  std::uint32_t index;
+  std::uint32_t word;
+  bool encrypted;         // E set
+  std::size_t plain_len;  // header + rest
+  const std::uint8_t* tag;
+};
+
 class SessionState {
  public:
   explicit SessionState(const SessionConfig& config);
@@ -73,12 +102,23 @@ class SessionState {
                                    std::size_t out_cap) noexcept;
   Result<std::size_t> unprotect_rtcp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
                                      std::size_t out_cap) noexcept;
+  // plan_protect_rtcp checks the RTCP packet in[0, len), gives it its SRTCP index and copies
+  // its header to `out`: everything protect_rtcp does before the crypto, shared with the
+  // batch. plan_unprotect_rtcp is unprotect_rtcp's checks, against the current state, with
+  // the error not yet counted as a drop. Both in rtcp_transform.cc.
+  Status plan_protect_rtcp(const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                           std::size_t out_cap, RtcpSendPlan& plan) noexcept;
+  Status plan_unprotect_rtcp(const std::uint8_t* in, std::size_t len, std::size_t out_cap,
+                             RtcpOpenPlan& plan) noexcept;
 
   // Batches (batch.cc): results identical to the single-packet transforms applied in order,
   // with the AES-CTR, HMAC-SHA1 and GCM work of up to 16 packets handed to the crypto core's
   // batch entry points at once. Jobs are in place (PacketJob).
   void protect_rtp_batch(std::span<PacketJob> jobs) noexcept;
   void unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept;
+  // The same for SRTCP (rtcp_batch.cc).
+  void protect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
+  void unprotect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
 
   // cryptex_growth is how many bytes cryptex adds to a packet with header `h` (4 when it has
   // CSRCs but no extension: RFC 9335 §5.1 appends an empty one).

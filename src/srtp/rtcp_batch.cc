@@ -1,0 +1,249 @@
+// SRTCP batches: the crypto of up to 16 packets handed to the crypto core's batch calls at
+// once, through the same chunk as SRTP's (batch_chunk.h). Results equal unprotect_rtcp /
+// protect_rtcp applied to the jobs in order:
+//  - Protect: the checks, the index and the header work happen per packet in order
+//    (plan_protect_rtcp); only the keystream, tag and AEAD work are deferred.
+//  - Unprotect, AES-CM / NULL: a packet whose checks pass against the current state is queued
+//    and its tag computed with the others; then, in order, its stream and replay window are
+//    judged again (an earlier packet of the chunk may have created the stream, taken the
+//    index or moved the window), its tag compared, and only then the window marked. The
+//    authenticated packets are decrypted last, in one AesCtr::apply_batch. A packet whose
+//    checks fail flushes the chunk and takes the single path, which sees the state a
+//    one-by-one caller would and counts the drop.
+//  - Unprotect, AEAD: opening decrypts in place, so nothing can be judged again after it: a
+//    chunk takes only encrypted packets of existing streams, one per stream, whose replay
+//    verdict no other packet of the chunk can change. Anything else flushes and goes alone.
+#include <cstring>
+
+#include "batch_chunk.h"
+#include "common/bytes.h"
+#include "common/ct.h"
+
+namespace wireseal::srtp::detail {
+namespace {
+
+using wireseal::detail::tag_matches;
+
+// fits_aead_batch: the AEAD's batch kernel takes `body_len` bytes (longer packets gain
+// nothing from a chunk; batch.cc, batch_payload_max).
+bool fits_aead_batch(const SessionState& s, std::size_t body_len) noexcept {
+  return body_len <= s.keys.front().rtcp.aead->batch_interleave_max();
+}
+
+// start_lane makes room for one more packet under `km` (flushing with `flush` when the chunk
+// is full or holds another key's packets) and returns its lane index.
+template <class Flush>
+std::size_t start_lane(Chunk& c, KeyMaterial* km, Flush flush) noexcept {
+  if (c.count == kLanes || (c.count != 0 && c.km != km)) {
+    flush();
+  }
+  c.km = km;
+  c.keys = &km->rtcp;
+  c.rtcp = true;
+  return c.count++;
+}
+
+// ---- protect
+
+// defer_protect_rtcp plans `job` and queues its crypto; false when it must take the single
+// path instead (a GCM packet too long for the batch kernel). A failed plan is the job's
+// result: plan_protect_rtcp changes nothing when it fails.
+bool defer_protect_rtcp(SessionState& s, Chunk& c, PacketJob& job) noexcept {
+  std::uint8_t* buf = job.buffer.data();
+  const std::size_t len = job.length;
+  const ProfileInfo& p = *s.profile;
+  const bool aead = p.cipher == CipherKind::kAesGcm;
+  if (aead && len > kRtcpHeaderSize && !fits_aead_batch(s, len - kRtcpHeaderSize)) {
+    return false;
+  }
+  RtcpSendPlan plan;
+  if (const Status st = s.plan_protect_rtcp(buf, len, buf, job.buffer.size(), plan); !st) {
+    job.status = st;
+    return true;
+  }
+  KeyMaterial& km = *plan.key;
+  const std::size_t i = start_lane(c, &km, [&] { flush_protect(s, c); });
+  Lane& lane = c.lanes[i];
+  lane.job = &job;
+  lane.out_len = plan.total;
+  const std::span<std::uint8_t> body(buf + kRtcpHeaderSize, len - kRtcpHeaderSize);
+  if (aead) {
+    // RFC 7714 §9: AAD = header || E|index; then tag, E|index and MKI follow the body.
+    std::memcpy(lane.rtcp_aad, buf, kRtcpHeaderSize);
+    store_be32(lane.rtcp_aad + kRtcpHeaderSize, plan.word);
+    c.gcm_ivs[i] = gcm_rtcp_iv(salt12(km.rtcp.salt), plan.ssrc, plan.index);
+    make_aead_job(c.seal, i, c.gcm_ivs[i], lane.rtcp_aad, body, {buf + len, p.rtcp_tag_len});
+    store_be32(buf + len + p.rtcp_tag_len, plan.word);
+    std::memcpy(buf + len + p.rtcp_tag_len + kRtcpIndexWordSize, km.mki.data(), s.mki_len);
+    return true;
+  }
+  if (p.cipher == CipherKind::kAesCm) {
+    c.cm_ivs[i] = cm_iv(salt14(km.rtcp.salt), plan.ssrc, plan.index);
+    make_ctr_job(c, i, body);
+  }
+  // RFC 3711 §3.4: the tag covers header || E(rest) || E|index, and follows the MKI.
+  store_be32(buf + len, plan.word);
+  std::memcpy(buf + len + kRtcpIndexWordSize, km.mki.data(), s.mki_len);
+  make_hmac_job(c.hmac, i, {buf, len + kRtcpIndexWordSize}, {},
+                {buf + len + kRtcpIndexWordSize + s.mki_len, p.rtcp_tag_len});
+  return true;
+}
+
+// ---- unprotect
+
+Result<std::size_t> unprotect_single(SessionState& s, PacketJob& job) noexcept {
+  return s.unprotect_rtcp(job.buffer.data(), job.length, job.buffer.data(), job.length);
+}
+
+// judge_again is what unprotect_rtcp would now answer about a queued packet before its tag:
+// its stream (created by an earlier packet of the chunk, or still missing) and replay window.
+Status judge_again(SessionState& s, const Lane& lane, StreamState*& st) noexcept {
+  st = s.streams.find(lane.ssrc);
+  if (st == nullptr && (!s.auto_create || s.streams.full())) {
+    return s.auto_create ? Error::kTableFull : Error::kWrongContext;
+  }
+  if (st != nullptr && !s.streams.rtcp_window(*st).is_fresh(lane.index)) {
+    return s.streams.rtcp_window(*st).refusal(lane.index);
+  }
+  return {};
+}
+
+void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
+  const std::size_t n = c.count;
+  if (n == 0) {
+    return;
+  }
+  KeyMaterial& km = *c.km;
+  const ProfileInfo& p = *s.profile;
+  km.rtcp.hmac->compute_batch({c.hmac.data(), n});
+  std::size_t decrypts = 0;
+  std::array<Lane*, kLanes> decrypted{};
+  for (std::size_t i = 0; i < n; ++i) {
+    Lane& lane = c.lanes[i];
+    PacketJob& job = *lane.job;
+    StreamState* st = nullptr;
+    if (const Status verdict = judge_again(s, lane, st); !verdict) {
+      job.status = s.count_drop(verdict.error());
+      continue;
+    }
+    const std::uint8_t* tag = job.buffer.data() + lane.plain_len + kRtcpIndexWordSize + s.mki_len;
+    if (!c.hmac[i].status || !tag_matches({lane.expected, p.rtcp_tag_len}, {tag, p.rtcp_tag_len})) {
+      job.status = s.count_drop(Error::kAuthFailed);
+      continue;
+    }
+    if (st == nullptr) {
+      st = s.create_stream(lane.ssrc);
+    }
+    s.streams.rtcp_window(*st).mark(lane.index);
+    job.status = {};
+    job.length = lane.plain_len;
+    if (lane.decrypt) {
+      const std::size_t d = decrypts++;
+      c.cm_ivs[d] = cm_iv(salt14(km.rtcp.salt), lane.ssrc, lane.index);
+      make_ctr_job(c, d, {job.buffer.data() + kRtcpHeaderSize, lane.plain_len - kRtcpHeaderSize});
+      decrypted[d] = &lane;
+    } else {
+      WS_CT_DECLASSIFY(job.buffer.data(), lane.plain_len);  // authenticated plaintext
+    }
+  }
+  if (decrypts != 0) {
+    km.rtcp.ctr->apply_batch({c.ctr.data(), decrypts});
+    for (std::size_t d = 0; d < decrypts; ++d) {
+      PacketJob& job = *decrypted[d]->job;
+      if (!c.ctr[d].status) {
+        wireseal::detail::secure_wipe(job.buffer.data(), decrypted[d]->plain_len);
+        job.status = s.count_drop(c.ctr[d].status.error());
+      } else {
+        WS_CT_DECLASSIFY(job.buffer.data(), decrypted[d]->plain_len);  // authenticated
+      }
+    }
+  }
+  c.count = 0;
+}
+
+void flush_unprotect(SessionState& s, Chunk& c) noexcept {
+  if (s.profile->cipher == CipherKind::kAesGcm) {
+    flush_unprotect_aead(s, c);
+  } else {
+    flush_unprotect_hmac(s, c);
+  }
+}
+
+// queued_ssrc: a packet of `ssrc` waits in the chunk.
+bool queued_ssrc(const Chunk& c, std::uint32_t ssrc) noexcept {
+  for (std::size_t i = 0; i < c.count; ++i) {
+    if (c.lanes[i].ssrc == ssrc) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// defer_unprotect_rtcp queues `job` when its checks pass against the current state and (AEAD)
+// its verdict cannot depend on the queued packets; false when it must take the single path
+// (after the chunk is flushed).
+bool defer_unprotect_rtcp(SessionState& s, Chunk& c, PacketJob& job) noexcept {
+  std::uint8_t* buf = job.buffer.data();
+  const std::size_t len = job.length;
+  RtcpOpenPlan plan;
+  if (!s.plan_unprotect_rtcp(buf, len, len, plan)) {
+    return false;
+  }
+  const ProfileInfo& p = *s.profile;
+  const bool aead = p.cipher == CipherKind::kAesGcm;
+  const std::size_t body_len = plan.plain_len - kRtcpHeaderSize;
+  if (aead && (!plan.encrypted || plan.stream == nullptr || !fits_aead_batch(s, body_len) ||
+               queued_ssrc(c, plan.ssrc))) {
+    return false;  // authentication only, a new stream, long, or judged after another one
+  }
+  KeyMaterial& km = *plan.key;
+  const std::size_t i = start_lane(c, &km, [&] { flush_unprotect(s, c); });
+  Lane& lane = c.lanes[i];
+  lane.job = &job;
+  lane.stream = plan.stream;
+  lane.ssrc = plan.ssrc;
+  lane.index = plan.index;
+  lane.plain_len = plan.plain_len;
+  lane.decrypt = plan.encrypted && p.cipher == CipherKind::kAesCm;
+  if (aead) {
+    std::memcpy(lane.rtcp_aad, buf, kRtcpHeaderSize);
+    store_be32(lane.rtcp_aad + kRtcpHeaderSize, plan.word);
+    c.gcm_ivs[i] = gcm_rtcp_iv(salt12(km.rtcp.salt), plan.ssrc, plan.index);
+    make_aead_job(c.open, i, c.gcm_ivs[i], lane.rtcp_aad, {buf + kRtcpHeaderSize, body_len},
+                  {plan.tag, p.rtcp_tag_len});
+  } else {
+    make_hmac_job(c.hmac, i, {buf, plan.plain_len + kRtcpIndexWordSize}, {},
+                  {lane.expected, p.rtcp_tag_len});
+  }
+  return true;
+}
+
+}  // namespace
+
+void SessionState::protect_rtcp_batch(std::span<PacketJob> jobs) noexcept {
+  Chunk c;
+  for (PacketJob& job : jobs) {
+    if (job.length > job.buffer.size()) {
+      job.status = Error::kInvalidArgument;
+    } else if (!defer_protect_rtcp(*this, c, job)) {
+      set_result(job,
+                 protect_rtcp(job.buffer.data(), job.length, job.buffer.data(), job.buffer.size()));
+    }
+  }
+  flush_protect(*this, c);
+}
+
+void SessionState::unprotect_rtcp_batch(std::span<PacketJob> jobs) noexcept {
+  Chunk c;
+  for (PacketJob& job : jobs) {
+    if (job.length > job.buffer.size()) {
+      job.status = Error::kInvalidArgument;
+    } else if (!defer_unprotect_rtcp(*this, c, job)) {
+      flush_unprotect(*this, c);  // earlier packets first: this one may depend on them
+      set_result(job, unprotect_single(*this, job));
+    }
+  }
+  flush_unprotect(*this, c);
+}
+
+}  // namespace wireseal::srtp::detail
