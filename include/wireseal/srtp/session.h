@@ -191,7 +191,8 @@ class Session {
   // work of packets with payloads up to Aead::batch_interleave_max() where the backend has a
   // multi-buffer kernel (x86 with AVX-512 and VAES; other GCM packets take the single path,
   // which is as fast); replay checks still come before authentication and window updates
-  // after it (src/srtp/batch.cc). SRTCP batches loop.
+  // after it (src/srtp/batch.cc). SRTCP batches do the same with SRTCP's explicit indices
+  // (src/srtp/rtcp_batch.cc).
   void protect_rtp_batch(std::span<PacketJob> jobs) noexcept;
   void unprotect_rtp_batch(std::span<PacketJob> jobs) noexcept;
   void protect_rtcp_batch(std::span<PacketJob> jobs) noexcept;
