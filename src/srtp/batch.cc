@@ -113,9 +113,25 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
   c.count = 0;
 }
 
+void decrypt_authenticated(SessionState& s, Chunk& c, crypto::AesCtr& ctr,
+                           std::span<Lane* const> lanes) noexcept {
+  if (lanes.empty()) {
+    return;
+  }
+  ctr.apply_batch({c.ctr.data(), lanes.size()});
+  for (std::size_t d = 0; d < lanes.size(); ++d) {
+    PacketJob& job = *lanes[d]->job;
+    if (!c.ctr[d].status) {
+      wireseal::detail::secure_wipe(job.buffer.data(), lanes[d]->plain_len);
+      job.status = s.count_drop(c.ctr[d].status.error());
+    } else {
+      WS_CT_DECLASSIFY(job.buffer.data(), lanes[d]->plain_len);  // authenticated plaintext
+    }
+  }
+}
+
 namespace {
 
-using wireseal::detail::secure_wipe;
 using wireseal::detail::tag_matches;
 
 // ---- protect
@@ -220,18 +236,7 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
       decrypted[d] = &lane;
     }
   }
-  if (decrypts != 0) {
-    km.rtp.ctr->apply_batch({c.ctr.data(), decrypts});
-    for (std::size_t d = 0; d < decrypts; ++d) {
-      PacketJob& job = *decrypted[d]->job;
-      if (!c.ctr[d].status) {
-        secure_wipe(job.buffer.data(), decrypted[d]->plain_len);
-        job.status = s.count_drop(c.ctr[d].status.error());
-      } else {
-        WS_CT_DECLASSIFY(job.buffer.data(), decrypted[d]->plain_len);  // authenticated plaintext
-      }
-    }
-  }
+  decrypt_authenticated(s, c, *km.rtp.ctr, {decrypted.data(), decrypts});
   c.count = 0;
 }
 

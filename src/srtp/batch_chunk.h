@@ -120,5 +120,10 @@ void flush_protect(const SessionState& s, Chunk& c) noexcept;
 // authenticates, marks its index in its stream's window (SRTCP's when c.rtcp); the chunk is
 // empty after it. Defined in batch.cc.
 void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept;
+// decrypt_authenticated runs the keystream jobs c.ctr[0, lanes.size()) of the authenticated
+// packets `lanes` in one batch; a packet whose keystream fails is wiped and dropped. Defined in
+// batch.cc.
+void decrypt_authenticated(SessionState& s, Chunk& c, crypto::AesCtr& ctr,
+                           std::span<Lane* const> lanes) noexcept;
 
 }  // namespace wireseal::srtp::detail

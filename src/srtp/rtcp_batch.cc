@@ -146,18 +146,7 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
       WS_CT_DECLASSIFY(job.buffer.data(), lane.plain_len);  // authenticated plaintext
     }
   }
-  if (decrypts != 0) {
-    km.rtcp.ctr->apply_batch({c.ctr.data(), decrypts});
-    for (std::size_t d = 0; d < decrypts; ++d) {
-      PacketJob& job = *decrypted[d]->job;
-      if (!c.ctr[d].status) {
-        wireseal::detail::secure_wipe(job.buffer.data(), decrypted[d]->plain_len);
-        job.status = s.count_drop(c.ctr[d].status.error());
-      } else {
-        WS_CT_DECLASSIFY(job.buffer.data(), decrypted[d]->plain_len);  // authenticated
-      }
-    }
-  }
+  decrypt_authenticated(s, c, *km.rtcp.ctr, {decrypted.data(), decrypts});
   c.count = 0;
 }
 
