@@ -148,43 +148,70 @@ TEST_P(SrtpBatch, ProtectBatchEqualsSinglePath) {
   }
 }
 
+constexpr std::size_t kRtcpHeaderBytes = 8;  // header and sender SSRC, never encrypted
+
+// protect_all protects `plain` one by one and keeps the packets the sender accepted.
+std::vector<Bytes> protect_all(Session& tx, const std::vector<Bytes>& plain, bool rtcp) {
+  std::vector<Bytes> wire;
+  for (const Bytes& p : plain) {
+    Bytes buf = p;
+    const std::size_t n = buf.size();
+    buf.resize(n + 64);
+    if (Result<std::size_t> r = rtcp ? tx.protect_rtcp(buf, n) : tx.protect_rtp(buf, n)) {
+      buf.resize(*r);
+      wire.push_back(std::move(buf));
+    }
+  }
+  return wire;
+}
+
+// disorder is what a network and an attacker make of `wire` (seeded): forged tags (the last
+// byte: under SRTCP AEAD the MKI or index word), replays of the previous packet, swaps,
+// forged replays of a packet 30 back (a forged byte the replay check must see first: the
+// tag's for SRTP, the encrypted body's for SRTCP, whose last bytes may be its index), a
+// malformed packet at the end; for SRTCP also up to four packets held and released 150
+// packets later, behind their stream's window (SRTP's index estimate would take them for
+// the next ROC instead).
+std::vector<Bytes> disorder(const std::vector<Bytes>& wire, std::uint32_t seed, bool rtcp) {
+  std::mt19937 rng(seed);
+  std::vector<Bytes> rx_in;
+  std::vector<Bytes> held;
+  for (std::size_t i = 0; i < wire.size(); ++i) {
+    Bytes p = wire[i];
+    const unsigned dice = rng() % 16;
+    if (dice == 0) {
+      p[p.size() - 1] ^= 0x40;
+    } else if (dice == 1 && i > 0) {
+      rx_in.push_back(wire[i - 1]);
+    } else if (dice == 2 && i > 3) {
+      std::swap(p, rx_in[rx_in.size() - 2]);
+      rx_in.push_back(p);
+      continue;
+    } else if (dice == 3 && i > 30) {
+      Bytes old = wire[i - 30];
+      old[rtcp ? kRtcpHeaderBytes + 1 : old.size() - 1] ^= 1;
+      rx_in.push_back(old);
+    } else if (dice == 4 && rtcp && held.size() < 4) {
+      held.push_back(p);
+      continue;
+    }
+    if (i % 150 == 149 && !held.empty()) {
+      rx_in.insert(rx_in.end(), held.begin(), held.end());
+      held.clear();
+    }
+    rx_in.push_back(std::move(p));
+  }
+  rx_in.push_back(Bytes(5, 0x80));
+  return rx_in;
+}
+
 TEST_P(SrtpBatch, UnprotectBatchEqualsSinglePathUnderReplayForgeryAndReorder) {
   const KeySet keys = make_keys(profile(), 42);
   SessionConfig c;
   const std::uint8_t ids[] = {2};
   c.stream_defaults.encrypted_extension_ids = ids;
   Session tx = make_session(profile(), {keys}, c);
-  std::vector<Bytes> wire;
-  for (const Bytes& p : traffic(8)) {
-    Bytes buf = p;
-    const std::size_t n = buf.size();
-    buf.resize(n + 64);
-    if (Result<std::size_t> r = tx.protect_rtp(buf, n)) {
-      buf.resize(*r);
-      wire.push_back(std::move(buf));
-    }
-  }
-  std::mt19937 rng(5);
-  std::vector<Bytes> rx_in;
-  for (std::size_t i = 0; i < wire.size(); ++i) {
-    Bytes p = wire[i];
-    const unsigned dice = rng() % 16;
-    if (dice == 0) {
-      p[p.size() - 1] ^= 0x40;  // forged tag
-    } else if (dice == 1 && i > 0) {
-      rx_in.push_back(wire[i - 1]);  // replay of the previous packet
-    } else if (dice == 2 && i > 3) {
-      std::swap(p, rx_in[rx_in.size() - 2]);  // reorder
-      rx_in.push_back(p);
-      continue;
-    } else if (dice == 3 && i > 30) {
-      Bytes old = wire[i - 30];
-      old[old.size() - 1] ^= 1;  // forged replay: must count as replay, not auth
-      rx_in.push_back(old);
-    }
-    rx_in.push_back(std::move(p));
-  }
-  rx_in.push_back(Bytes(5, 0x80));
+  std::vector<Bytes> rx_in = disorder(protect_all(tx, traffic(8), false), 5, false);
   for (std::uint32_t batch_seed : {1u, 2u, 3u}) {
     SessionConfig rc = c;
     rc.max_streams = 3;  // SSRC 4 (or whichever comes last) is refused
@@ -333,45 +360,7 @@ TEST_P(SrtpBatch, SrtcpProtectBatchEqualsSinglePath) {
 TEST_P(SrtpBatch, SrtcpUnprotectBatchEqualsSinglePathUnderReplayForgeryAndReorder) {
   const KeySet keys = make_keys(profile(), 44);
   Session tx = make_session(profile(), {keys});
-  std::vector<Bytes> wire;
-  for (const Bytes& p : rtcp_traffic(12)) {
-    Bytes buf = p;
-    const std::size_t n = buf.size();
-    buf.resize(n + 64);
-    if (Result<std::size_t> r = tx.protect_rtcp(buf, n)) {
-      buf.resize(*r);
-      wire.push_back(std::move(buf));
-    }
-  }
-  std::mt19937 rng(6);
-  std::vector<Bytes> rx_in;
-  std::vector<Bytes> held_back;  // released 150 packets later: behind their stream's window
-  for (std::size_t i = 0; i < wire.size(); ++i) {
-    Bytes p = wire[i];
-    const unsigned dice = rng() % 16;
-    if (dice == 0) {
-      p[p.size() - 1] ^= 0x40;  // forged tag (or MKI / index word under AEAD)
-    } else if (dice == 1 && i > 0) {
-      rx_in.push_back(wire[i - 1]);  // replay of the previous packet
-    } else if (dice == 2 && i > 3) {
-      std::swap(p, rx_in[rx_in.size() - 2]);  // reorder
-      rx_in.push_back(p);
-      continue;
-    } else if (dice == 3 && i > 30) {
-      Bytes old = wire[i - 30];
-      old[9] ^= 1;  // forged replay: counted as a replay if the window refuses it first
-      rx_in.push_back(old);
-    } else if (dice == 4 && held_back.size() < 4) {
-      held_back.push_back(p);
-      continue;
-    }
-    if (i % 150 == 149 && !held_back.empty()) {
-      rx_in.insert(rx_in.end(), held_back.begin(), held_back.end());
-      held_back.clear();
-    }
-    rx_in.push_back(std::move(p));
-  }
-  rx_in.push_back(Bytes(5, 0x80));
+  std::vector<Bytes> rx_in = disorder(protect_all(tx, rtcp_traffic(12), true), 6, true);
   for (std::uint32_t batch_seed : {1u, 2u, 3u}) {
     SessionConfig rc;
     rc.replay_window = 64;
