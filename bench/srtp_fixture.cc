@@ -1,5 +1,6 @@
 #include "bench/srtp_fixture.h"
 
+#include <arpa/inet.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 
@@ -101,6 +102,16 @@ srtp::Session make_session(srtp::Profile p) {
   c.keys = keys;
   c.max_streams = 16;
   return srtp::Session(c);
+}
+
+Bytes rtcp_packet(std::size_t len) {
+  Bytes p = pattern(len + kRoom, 23);
+  p[0] = 0x80;
+  p[1] = 200;  // sender report
+  p[2] = static_cast<std::uint8_t>((len / 4 - 1) >> 8);
+  p[3] = static_cast<std::uint8_t>(len / 4 - 1);
+  store_be32(p.data() + 4, kSsrc);
+  return p;
 }
 
 Bytes rtp_packet(std::uint16_t seq, std::size_t payload) {
@@ -241,7 +252,7 @@ std::size_t OpensslSrtp::unprotect(const std::uint8_t* in, std::size_t len, std:
 
 // ---- libsrtp
 
-LibsrtpSession::LibsrtpSession(srtp::Profile p) : profile_(p) {
+LibsrtpSession::LibsrtpSession(srtp::Profile p, LibsrtpRole role) : profile_(p), role_(role) {
   static const bool initialised = srtp_init() == srtp_err_status_ok;
   if (!initialised) {
     throw std::runtime_error("srtp bench: srtp_init failed");
@@ -262,8 +273,8 @@ void LibsrtpSession::create() {
   srtp_policy_t policy;
   std::memset(&policy, 0, sizeof(policy));
   set_libsrtp_policy(profile_, &policy.rtp, &policy.rtcp);
-  policy.ssrc.type = ssrc_specific;
-  policy.ssrc.value = kSsrc;
+  policy.ssrc.type = role_ == LibsrtpRole::kReceiver ? ssrc_any_inbound : ssrc_specific;
+  policy.ssrc.value = role_ == LibsrtpRole::kReceiver ? 0 : kSsrc;
   policy.key = key_.data();
   policy.window_size = 128;
   policy.allow_repeat_tx = 0;
@@ -276,6 +287,13 @@ void LibsrtpSession::create() {
 }
 
 void LibsrtpSession::reset() {
+  if (role_ == LibsrtpRole::kReceiver) {
+    // The template's stream for kSsrc exists once a packet came in; the next one clones it.
+    if (srtp_remove_stream(ctx_, htonl(kSsrc)) != srtp_err_status_ok) {
+      throw std::runtime_error("srtp bench: srtp_remove_stream failed");
+    }
+    return;
+  }
   srtp_dealloc(ctx_);
   ctx_ = nullptr;
   create();
@@ -289,6 +307,16 @@ std::size_t LibsrtpSession::protect(std::uint8_t* buf, std::size_t len) noexcept
 std::size_t LibsrtpSession::unprotect(std::uint8_t* buf, std::size_t len) noexcept {
   int n = static_cast<int>(len);
   return srtp_unprotect(ctx_, buf, &n) == srtp_err_status_ok ? static_cast<std::size_t>(n) : 0;
+}
+
+std::size_t LibsrtpSession::protect_rtcp(std::uint8_t* buf, std::size_t len) noexcept {
+  int n = static_cast<int>(len);
+  return srtp_protect_rtcp(ctx_, buf, &n) == srtp_err_status_ok ? static_cast<std::size_t>(n) : 0;
+}
+
+std::size_t LibsrtpSession::unprotect_rtcp(std::uint8_t* buf, std::size_t len) noexcept {
+  int n = static_cast<int>(len);
+  return srtp_unprotect_rtcp(ctx_, buf, &n) == srtp_err_status_ok ? static_cast<std::size_t>(n) : 0;
 }
 
 }  // namespace wireseal::bench::srtp_bench

@@ -26,8 +26,10 @@
 #include "wireseal/srtp/session.h"
 
 namespace wireseal::bench {
-// The srtp/ suites' registration functions (bench/srtp_protect.cc, bench/srtp_pion.cc).
+// The srtp/ suites' registration functions (bench/srtp_protect.cc, bench/srtcp_protect.cc,
+// bench/srtp_pion.cc).
 void register_srtp_protect();
+void register_srtcp_protect();
 void register_srtp_pion();
 void register_srtp_libsrtp2_api();
 }  // namespace wireseal::bench
@@ -73,6 +75,9 @@ srtp::Session make_session(srtp::Profile p);
 // rtp_packet is a 12-byte RTP header (SSRC kSsrc, sequence `seq`) and `payload` bytes, with
 // kRoom spare bytes after it.
 Bytes rtp_packet(std::uint16_t seq, std::size_t payload);
+// rtcp_packet is an RTCP packet of `len` bytes (a multiple of 4, at least 8) from kSsrc, with
+// kRoom spare bytes after it.
+Bytes rtcp_packet(std::size_t len);
 inline void set_sequence(std::uint8_t* packet, std::uint16_t seq) noexcept {
   packet[2] = static_cast<std::uint8_t>(seq >> 8);
   packet[3] = static_cast<std::uint8_t>(seq);
@@ -100,9 +105,14 @@ class OpensslSrtp {
   std::array<std::uint8_t, 14> salt_{};
 };
 
+// A receiver uses an inbound template (ssrc_any_inbound), as a media server does for senders
+// it learns from the wire: reset() then removes the stream and the next packet clones it
+// afresh, with a new replay window. A sender has one SSRC-specific stream (kSsrc).
+enum class LibsrtpRole { kSender, kReceiver };
+
 class LibsrtpSession {
  public:
-  explicit LibsrtpSession(srtp::Profile p);
+  explicit LibsrtpSession(srtp::Profile p, LibsrtpRole role = LibsrtpRole::kSender);
   ~LibsrtpSession();
   LibsrtpSession(const LibsrtpSession&) = delete;
   LibsrtpSession& operator=(const LibsrtpSession&) = delete;
@@ -110,13 +120,18 @@ class LibsrtpSession {
   // protect / unprotect work in place on buf[0, len) and return the new length, 0 on error.
   std::size_t protect(std::uint8_t* buf, std::size_t len) noexcept;
   std::size_t unprotect(std::uint8_t* buf, std::size_t len) noexcept;
-  // reset forgets the stream (a fresh replay window), for rows that replay a ring.
+  // protect_rtcp / unprotect_rtcp are the same for SRTCP.
+  std::size_t protect_rtcp(std::uint8_t* buf, std::size_t len) noexcept;
+  std::size_t unprotect_rtcp(std::uint8_t* buf, std::size_t len) noexcept;
+  // reset forgets the stream (fresh SRTP and SRTCP replay windows), for rows that replay a
+  // ring: a receiver removes its stream (cheap), a sender is created anew.
   void reset();
 
  private:
   void create();
 
   srtp::Profile profile_;
+  LibsrtpRole role_;
   Bytes key_;  // master key || salt, as libsrtp wants it
   srtp_t ctx_ = nullptr;
 };
@@ -151,7 +166,8 @@ struct RingCursor {
 };
 
 // ring_unprotect is the unprotect row of a libsrtp-shaped session (protect/unprotect in place
-// on raw buffers, reset to a fresh receiver): `make()` returns a std::unique_ptr to a new one.
+// on raw buffers, reset to a fresh receiver): `make()` returns a std::unique_ptr to a new one,
+// the sender on its first call and the receiver on its second.
 // The ring is protected by one, a second unprotects it in place from a work copy, and is
 // reset each lap so the ring's indices are new again (amortised over kRing packets).
 template <class Make>

@@ -137,7 +137,12 @@ auto openssl_decrypt(srtp::Profile p, std::size_t size) {
 }
 
 auto libsrtp_decrypt(srtp::Profile p, std::size_t size) {
-  return ring_unprotect([p] { return std::make_unique<LibsrtpSession>(p); }, size);
+  return ring_unprotect(
+      [p, made = 0]() mutable {
+        return std::make_unique<LibsrtpSession>(
+            p, made++ == 0 ? LibsrtpRole::kSender : LibsrtpRole::kReceiver);
+      },
+      size);
 }
 
 }  // namespace

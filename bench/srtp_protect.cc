@@ -183,7 +183,12 @@ auto openssl_unprotect(srtp::Profile p, std::size_t size) {
 }
 
 auto libsrtp_unprotect(srtp::Profile p, std::size_t size) {
-  return ring_unprotect([p] { return std::make_unique<LibsrtpSession>(p); }, size);
+  return ring_unprotect(
+      [p, made = 0]() mutable {
+        return std::make_unique<LibsrtpSession>(
+            p, made++ == 0 ? LibsrtpRole::kSender : LibsrtpRole::kReceiver);
+      },
+      size);
 }
 
 auto wireseal_unprotect_batch(srtp::Profile p, std::size_t size) {

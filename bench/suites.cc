@@ -13,6 +13,7 @@ void register_smb_roundtrip();
 
 // SRTP suites (bench/srtp_*.cc).
 void register_srtp_protect();
+void register_srtcp_protect();
 void register_srtp_pion();
 void register_srtp_libsrtp2_api();
 
@@ -20,12 +21,19 @@ namespace {
 
 // Add dtls/, srtp/ and smb/ suites here; their benchmark names start with that prefix.
 constexpr Suite kSuites[] = {
-    {"crypto/aead", &register_crypto_aead},       {"crypto/aes", &register_crypto_aes},
-    {"crypto/mac", &register_crypto_mac},         {"crypto/batch", &register_crypto_batch},
-    {"dtls/record", &register_dtls_record},       {"dtls/batch", &register_dtls_batch},
-    {"dtls/handshake", &register_dtls_handshake}, {"smb/transform", &register_smb_transform},
-    {"smb/roundtrip", &register_smb_roundtrip},   {"srtp/protect", &register_srtp_protect},
-    {"srtp/pion", &register_srtp_pion},           {"srtp/libsrtp2api", &register_srtp_libsrtp2_api},
+    {"crypto/aead", &register_crypto_aead},
+    {"crypto/aes", &register_crypto_aes},
+    {"crypto/mac", &register_crypto_mac},
+    {"crypto/batch", &register_crypto_batch},
+    {"dtls/record", &register_dtls_record},
+    {"dtls/batch", &register_dtls_batch},
+    {"dtls/handshake", &register_dtls_handshake},
+    {"smb/transform", &register_smb_transform},
+    {"smb/roundtrip", &register_smb_roundtrip},
+    {"srtp/protect", &register_srtp_protect},
+    {"srtp/rtcp", &register_srtcp_protect},
+    {"srtp/pion", &register_srtp_pion},
+    {"srtp/libsrtp2api", &register_srtp_libsrtp2_api},
 };
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the
@@ -41,10 +49,12 @@ constexpr ShortSubset kShortSubsets[] = {
      "^dtls/(aes128gcm|aes128ccm|chacha20poly1305|aes128cbcsha256)_(encrypt|decrypt)/[a-z]+/"
      "(16|256|1400|8192)$|^dtls/[a-z0-9]+_encrypt_batch8/[a-z]+/1400$|^dtls/handshake_"},
     // srtp/: the two profiles that matter (AES-CM-128/HMAC-SHA1-80, AES-128-GCM) protected
-    // single and batched at 100, 1200 and 1400 bytes, unprotected at 1200, and the IV build.
+    // single and batched at 100, 1200 and 1400 bytes, unprotected at 1200, SRTCP both ways at
+    // 100 bytes, and the IV build.
     {"srtp/",
      "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_protect(_batch16)?/[a-z]+/(100|1200|1400)$|"
      "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_unprotect(_batch16)?/[a-z]+/1200$|"
+     "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_rtcp_(un)?protect(_batch16)?/[a-z]+/100$|"
      "^srtp/generate_counter/"},
     // smb/: everything at 1 KB and 64 KB (the 1 MB rows take seconds each; --profile full).
     {"smb/", "^smb/.*/(1024|65536)$"},
