@@ -101,8 +101,8 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
       continue;
     }
     // The stream exists, and the index and replay check judged before opening hold whichever
-    // earlier packets of the chunk failed (settled_by_queue_state for SRTP; SRTCP queues one
-    // packet per stream).
+    // earlier packets of the chunk failed (settled_by_queue_state here, settled_by_queue in
+    // rtcp_batch.cc).
     ReplayWindow window =
         c.rtcp ? s.streams.rtcp_window(*lane.stream) : s.streams.rtp_window(*lane.stream);
     window.mark(lane.index);

@@ -11,8 +11,10 @@
 //    checks fail flushes the chunk and takes the single path, which sees the state a
 //    one-by-one caller would and counts the drop.
 //  - Unprotect, AEAD: opening decrypts in place, so nothing can be judged again after it: a
-//    chunk takes only encrypted packets of existing streams, one per stream, whose replay
-//    verdict no other packet of the chunk can change. Anything else flushes and goes alone.
+//    chunk takes only encrypted packets of existing streams whose replay verdict the queued
+//    packets cannot change, whichever of them authenticate (settled_by_queue). Anything else
+//    flushes and goes alone.
+#include <algorithm>
 #include <cstring>
 
 #include "batch_chunk.h"
@@ -158,14 +160,26 @@ void flush_unprotect(SessionState& s, Chunk& c) noexcept {
   }
 }
 
-// queued_ssrc: a packet of `ssrc` waits in the chunk.
-bool queued_ssrc(const Chunk& c, std::uint32_t ssrc) noexcept {
+// settled_by_queue: an AEAD packet of a stream with packets queued before it gets the same
+// replay verdict whichever of them authenticate, since its opening cannot be redone. Marking
+// any subset of the queued indices leaves the stream's highest index at most H, the largest
+// of them and the current one; so an index that is fresh now, is none of the queued ones and
+// lies within the window below H (or above it) is fresh whatever the subset, as the window
+// only slides forward and sets no bit but the indices marked.
+bool settled_by_queue(const Chunk& c, const RtcpOpenPlan& plan, std::size_t window) noexcept {
+  const StreamState& st = *plan.stream;
+  std::uint64_t highest = st.rtcp_started ? st.rtcp_highest : 0;
   for (std::size_t i = 0; i < c.count; ++i) {
-    if (c.lanes[i].ssrc == ssrc) {
-      return true;
+    const Lane& lane = c.lanes[i];
+    if (lane.ssrc != plan.ssrc) {
+      continue;
     }
+    if (lane.index == plan.index) {
+      return false;  // a duplicate: a replay if the first one authenticates
+    }
+    highest = std::max(highest, lane.index);
   }
-  return false;
+  return plan.index > highest || highest - plan.index < window;
 }
 
 // defer_unprotect_rtcp queues `job` when its checks pass against the current state and (AEAD)
@@ -182,8 +196,8 @@ bool defer_unprotect_rtcp(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   const bool aead = p.cipher == CipherKind::kAesGcm;
   const std::size_t body_len = plan.plain_len - kRtcpHeaderSize;
   if (aead && (!plan.encrypted || plan.stream == nullptr || !fits_aead_batch(s, body_len) ||
-               queued_ssrc(c, plan.ssrc))) {
-    return false;  // authentication only, a new stream, long, or judged after another one
+               !settled_by_queue(c, plan, s.streams.rtcp_window(*plan.stream).size()))) {
+    return false;  // authentication only, a new stream, long, or judged by the queued ones
   }
   KeyMaterial& km = *plan.key;
   const std::size_t i = start_lane(c, &km, [&] { flush_unprotect(s, c); });

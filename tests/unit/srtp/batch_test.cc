@@ -376,5 +376,48 @@ TEST_P(SrtpBatch, SrtcpUnprotectBatchEqualsSinglePathUnderReplayForgeryAndReorde
   }
 }
 
+// SRTCP's version of the test above: in one batch, a packet far ahead (genuine, then forged),
+// then one that its window leaves behind, then one inside it. AEAD openings cannot be redone,
+// so the batch must not open the second before the first has authenticated or failed.
+TEST_P(SrtpBatch, LaterSrtcpPacketsOfAnSsrcAreJudgedAfterTheEarlierOnes) {
+  const KeySet keys = make_keys(profile(), 47);
+  SessionConfig c;
+  c.replay_window = 64;
+  Session tx = make_session(profile(), {keys}, c);
+  std::vector<Bytes> sent;  // SRTCP indices 0..199
+  for (int i = 0; i < 200; ++i) {
+    sent.push_back(protect(tx, rtcp_packet(9, 60), true));
+  }
+  for (bool forge_the_far_one : {false, true}) {
+    std::vector<Bytes> batch = {sent[150], sent[20], sent[120]};
+    if (forge_the_far_one) {
+      batch[0][10] ^= 1;
+    }
+    Session single = make_session(profile(), {keys}, c);
+    Session batched = make_session(profile(), {keys}, c);
+    const std::vector<Bytes> start(sent.begin(), sent.begin() + 10);  // highest index 9
+    run_single(single, start, false, true);
+    run_single(batched, start, false, true);
+    const std::vector<Outcome> ref = run_single(single, batch, false, true);
+    std::vector<PacketJob> jobs;
+    for (Bytes& p : batch) {
+      jobs.push_back({p, p.size(), {}});
+    }
+    batched.unprotect_rtcp_batch(jobs);  // the three in one call
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      ASSERT_EQ(jobs[i].status.has_value(), ref[i].ok) << i << (forge_the_far_one ? " forged" : "");
+      if (ref[i].ok) {
+        EXPECT_EQ(to_hex({jobs[i].buffer.data(), jobs[i].length}), to_hex(ref[i].bytes)) << i;
+      } else {
+        EXPECT_EQ(std::string(to_string(jobs[i].status.error())), to_string(ref[i].error)) << i;
+      }
+    }
+    // 20 falls behind 150's window when 150 is genuine; 120 is inside it.
+    EXPECT_EQ(ref[1].ok, forge_the_far_one);
+    EXPECT_TRUE(ref[2].ok);
+    expect_same_counters(single, batched);
+  }
+}
+
 }  // namespace
 }  // namespace wireseal::test
