@@ -156,7 +156,7 @@ Status Hmac::Stream::finish(std::span<std::uint8_t> out) noexcept {
   hash_update(hash, outer, digest, digest_len);
   hash_final(hash, outer, digest);
   std::memcpy(out.data(), digest, out.size());
-  wireseal::detail::secure_wipe(digest, sizeof(digest));
+  wireseal::detail::wipe_small(digest, sizeof(digest));
   return {};
 }
 
@@ -298,7 +298,7 @@ void digest_of(HashAlgorithm hash, const Chain& c, std::uint8_t* out) noexcept {
     }
   }
   std::memcpy(out, full, digest_length(hash));
-  wireseal::detail::secure_wipe(full, sizeof(full));
+  wireseal::detail::wipe_small(full, sizeof(full));
 }
 
 // gather copies bytes [base, base + n) of header || data into out, zeros past the end.
@@ -354,8 +354,8 @@ void outer_digest(HashAlgorithm hash, detail::ShaKernels::Compress native, const
   Chain c = outer_chain;
   compress(hash, native, c, block, 1);
   digest_of(hash, c, digest);
-  wireseal::detail::secure_wipe(block, sizeof(block));
-  wireseal::detail::secure_wipe(&c, sizeof(c));
+  wireseal::detail::wipe_small(block, sizeof(block));
+  wireseal::detail::wipe_small(&c, sizeof(c));
 }
 
 }  // namespace
@@ -433,10 +433,10 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   std::uint8_t digest[kMaxDigestLength];
   outer_digest(hash_, compress_, outer_, chain_of(hash_, outer_), final_chain, digest);
   std::memcpy(out.data(), digest, digest_len());
-  wireseal::detail::secure_wipe(digest, sizeof(digest));
-  wireseal::detail::secure_wipe(buf, sizeof(buf));
-  wireseal::detail::secure_wipe(&chain, sizeof(chain));
-  wireseal::detail::secure_wipe(&final_chain, sizeof(final_chain));
+  wireseal::detail::wipe_small(digest, sizeof(digest));
+  wireseal::detail::wipe_small(buf, sizeof(buf));
+  wireseal::detail::wipe_small(&chain, sizeof(chain));
+  wireseal::detail::wipe_small(&final_chain, sizeof(final_chain));
 }
 
 bool Hmac::verify(std::span<const std::uint8_t> message,
