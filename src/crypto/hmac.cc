@@ -404,11 +404,11 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   for (std::size_t j = 0; j < 8; ++j) {
     length_bytes[j] = static_cast<std::uint8_t>(bits >> (56 - 8 * j));
   }
-  Chain final_chain;
-  for (; i <= last_possible; ++i) {
-    const std::size_t base = i * block;
-    // Gather the block's bytes (public positions), then mask them: message bytes before the
-    // message's end in this block, 0x80 at it, zeros after.
+  // prepare_block fills buf with block i of the padded inner message from public positions,
+  // masked: message bytes before the message's end, 0x80 at it, zeros after, and the length
+  // in the last bytes of the final block. Returns 0xff for the final block, else 0.
+  const auto prepare_block = [&](std::size_t index) noexcept {
+    const std::size_t base = index * block;
     gather(header, data, base, block, buf);
     // end = m - base clamped to [0, block + 1] and shifted by one, so that it is never
     // negative: byte j is message when j + 1 < end, the 0x80 byte when j + 1 == end.
@@ -418,15 +418,44 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
         static_cast<std::uint32_t>(ct_select(before, 0, ct_select(past, block + 1, m - base + 1)));
     mask_message_end(buf, block, end);
     const auto is_final =
-        static_cast<std::uint8_t>(ct_mask_eq(wireseal::detail::value_barrier(i), final_block));
+        static_cast<std::uint8_t>(ct_mask_eq(wireseal::detail::value_barrier(index), final_block));
     for (std::size_t j = 0; j < 8; ++j) {
       buf[block - 8 + j] =
           static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
     }
-    compress(hash_, compress_, chain, buf, 1);
-    const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
-    for (std::size_t w = 0; w < chain_words(hash_); ++w) {
-      final_chain.w[w] |= chain.w[w] & keep;
+    return is_final;
+  };
+  Chain final_chain;
+  const std::size_t words = chain_words(hash_);
+  if (compress_ != nullptr) {
+    // The native kernels keep 32-bit words: the chain stays in them across the blocks, since
+    // converting to and from Chain around every call stalled on store forwarding.
+    std::uint32_t h[8];
+    std::uint32_t kept[8] = {};
+    for (std::size_t w = 0; w < words; ++w) {
+      h[w] = static_cast<std::uint32_t>(chain.w[w]);
+    }
+    for (; i <= last_possible; ++i) {
+      const std::uint8_t is_final = prepare_block(i);
+      compress_(h, buf, 1);
+      const std::uint32_t keep = 0u - (is_final & 1u);
+      for (std::size_t w = 0; w < words; ++w) {
+        kept[w] |= h[w] & keep;
+      }
+    }
+    for (std::size_t w = 0; w < words; ++w) {
+      final_chain.w[w] = kept[w];
+    }
+    wireseal::detail::wipe_small(h, sizeof(h));
+    wireseal::detail::wipe_small(kept, sizeof(kept));
+  } else {
+    for (; i <= last_possible; ++i) {
+      const std::uint8_t is_final = prepare_block(i);
+      compress(hash_, compress_, chain, buf, 1);
+      const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
+      for (std::size_t w = 0; w < words; ++w) {
+        final_chain.w[w] |= chain.w[w] & keep;
+      }
     }
   }
 
