@@ -22,15 +22,6 @@
 namespace wireseal::dtls::detail {
 namespace {
 
-// The two masked scans below run over up to 288 bytes per record; on x86-64 they are also
-// compiled for AVX2 (twice the SSE2 baseline's lanes) and the loader picks the clone the CPU
-// runs. The instructions do not depend on the data either way.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define WS_VECTOR_CLONES [[gnu::target_clones("avx2", "default")]]
-#else
-#define WS_VECTOR_CLONES
-#endif
-
 using wireseal::detail::ct_mask_eq;
 using wireseal::detail::ct_mask_eq_u16;
 using wireseal::detail::ct_mask_ge;
@@ -41,7 +32,7 @@ using wireseal::detail::ct_mask_lt_u16;
 // difference from `pad` of each byte that lies in the padding (byte t of the tail when
 // t + pad >= to_check - 1: no negative numbers, and both below 512, so the 16-bit masks, which
 // vectorise). Zero when the padding is well formed.
-WS_VECTOR_CLONES
+WS_CT_VECTOR_CLONES
 std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
                               std::size_t pad) noexcept {
   const auto last = static_cast<std::uint16_t>(to_check - 1);
@@ -57,7 +48,7 @@ std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
 
 // extract_mac copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
-WS_VECTOR_CLONES
+WS_CT_VECTOR_CLONES
 void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std::size_t mac_len,
                  std::size_t scan_start, std::uint8_t* out) noexcept {
   // Scan in rows of mac_len bytes: byte j of every row lands in rotated[j], under a mask that
