@@ -136,7 +136,7 @@ class NativeGcm final : public AeadImpl {
   // verdict compares the tag bytes in use and wipes the expected tag.
   bool verdict(GcmVaesMessage& m, Bytes tag) const noexcept {
     const bool ok = ct_equal(std::span<const std::uint8_t>(m.tag, tag_len_), tag);
-    secure_wipe(m.tag, sizeof(m.tag));
+    wireseal::detail::wipe_small(m.tag, sizeof(m.tag));
     return ok;
   }
 
