@@ -87,28 +87,15 @@ auto libsrtp_protect(srtp::Profile p, std::size_t len) {
 
 // ---- unprotect
 
-// RtcpRing holds kRing RTCP packets protected one after another by `protect(buffer, len)`.
-struct RtcpRing {
-  template <class Protect>
-  RtcpRing(std::size_t len, Protect protect) {
-    for (std::size_t i = 0; i < kRing; ++i) {
-      packets[i] = rtcp_packet(len);
-      lengths[i] = protect(packets[i], len);
-      if (lengths[i] == 0) {
-        throw std::runtime_error("srtcp bench: protecting the unprotect ring failed");
-      }
-    }
-  }
-  std::array<Bytes, kRing> packets;
-  std::array<std::size_t, kRing> lengths{};
-};
-
-std::unique_ptr<RtcpRing> wireseal_ring(srtp::Profile p, std::size_t len) {
+std::unique_ptr<UnprotectRing> wireseal_ring(srtp::Profile p, std::size_t len) {
   srtp::Session tx = make_session(p);
-  return std::make_unique<RtcpRing>(len, [&tx](Bytes& b, std::size_t n) {
-    Result<std::size_t> r = tx.protect_rtcp(b, n);
-    return r ? *r : 0;
-  });
+  return std::make_unique<UnprotectRing>(
+      len,
+      [&tx](Bytes& b, std::size_t n, std::uint16_t) {
+        Result<std::size_t> r = tx.protect_rtcp(b, n);
+        return r ? *r : 0;
+      },
+      RingKind::kRtcp);
 }
 
 // forget_on_lap: a new lap of the ring starts with a receiver that has not seen its indices.
@@ -157,48 +144,7 @@ auto wireseal_unprotect_batch(srtp::Profile p, std::size_t len) {
 }
 
 auto libsrtp_unprotect(srtp::Profile p, std::size_t len) {
-  auto tx = std::make_unique<LibsrtpSession>(p);
-  auto ring = std::make_unique<RtcpRing>(
-      len, [&tx](Bytes& b, std::size_t n) { return tx->protect_rtcp(b.data(), n); });
-  auto rx = std::make_unique<LibsrtpSession>(p, LibsrtpRole::kReceiver);
-  Bytes work(len + kRoom + 32);
-  RingCursor cur;
-  bool first_lap = true;
-  return timed(
-      [rx = std::move(rx), ring = std::move(ring), work = std::move(work), cur,
-       first_lap]() mutable noexcept {
-        if (cur.at_start()) {
-          if (!first_lap) {
-            try {
-              rx->reset();
-            } catch (...) {
-              return false;
-            }
-          }
-          first_lap = false;
-        }
-        const std::size_t i = cur.take();
-        std::memcpy(work.data(), ring->packets[i].data(), ring->lengths[i]);
-        return rx->unprotect_rtcp(work.data(), ring->lengths[i]) != 0;
-      },
-      len);
-}
-
-template <class Make>
-auto looped(Make make_single) {
-  // libsrtp's batch row: its single-packet op 16 times per call.
-  return [make_single](std::size_t len) {
-    auto t = make_single(len);
-    return timed(
-        [op = std::move(t.op)]() mutable noexcept {
-          bool ok = true;
-          for (std::size_t i = 0; i < kBatch; ++i) {
-            ok = op() && ok;
-          }
-          return ok;
-        },
-        len);
-  };
+  return ring_unprotect<RingKind::kRtcp>(libsrtp_pair(p), len);
 }
 
 }  // namespace

@@ -136,14 +136,20 @@ class LibsrtpSession {
   srtp_t ctx_ = nullptr;
 };
 
-// UnprotectRing holds kRing packets protected by `protect(buffer, rtp_len, seq)` with
-// sequence numbers 0..kRing-1.
+// RingKind is what a ring holds: RTP packets (a 12-byte header and the payload) or RTCP packets
+// of the given length.
+enum class RingKind { kRtp, kRtcp };
+
+// UnprotectRing holds kRing packets protected by `protect(buffer, length, i)`: RTP packets with
+// sequence numbers 0..kRing-1, or RTCP packets (which take SRTCP indices 0..kRing-1).
 struct UnprotectRing {
   template <class Protect>
-  UnprotectRing(std::size_t payload, Protect protect) {
+  UnprotectRing(std::size_t payload, Protect protect, RingKind kind = RingKind::kRtp) {
     for (std::size_t i = 0; i < kRing; ++i) {
-      packets[i] = rtp_packet(static_cast<std::uint16_t>(i), payload);
-      const std::size_t n = protect(packets[i], 12 + payload, static_cast<std::uint16_t>(i));
+      const auto seq = static_cast<std::uint16_t>(i);
+      const bool rtp = kind == RingKind::kRtp;
+      packets[i] = rtp ? rtp_packet(seq, payload) : rtcp_packet(payload);
+      const std::size_t n = protect(packets[i], rtp ? 12 + payload : payload, seq);
       if (n == 0) {
         throw std::runtime_error("srtp bench: protecting the unprotect ring failed");
       }
@@ -169,12 +175,21 @@ struct RingCursor {
 // on raw buffers, reset to a fresh receiver): `make()` returns a std::unique_ptr to a new one,
 // the sender on its first call and the receiver on its second.
 // The ring is protected by one, a second unprotects it in place from a work copy, and is
-// reset each lap so the ring's indices are new again (amortised over kRing packets).
-template <class Make>
+// reset each lap so the ring's indices are new again (amortised over kRing packets). With
+// RingKind::kRtcp the packets are RTCP and the calls protect_rtcp / unprotect_rtcp.
+template <RingKind Kind = RingKind::kRtp, class Make>
 auto ring_unprotect(Make make, std::size_t size) {
   auto tx = make();
   auto ring = std::make_unique<UnprotectRing>(
-      size, [&tx](Bytes& b, std::size_t n, std::uint16_t) { return tx->protect(b.data(), n); });
+      size,
+      [&tx](Bytes& b, std::size_t n, std::uint16_t) {
+        if constexpr (Kind == RingKind::kRtcp) {
+          return tx->protect_rtcp(b.data(), n);
+        } else {
+          return tx->protect(b.data(), n);
+        }
+      },
+      Kind);
   auto rx = make();
   Bytes work(12 + size + kRoom);
   RingCursor cur;
@@ -194,9 +209,38 @@ auto ring_unprotect(Make make, std::size_t size) {
         }
         const std::size_t i = cur.take();
         std::memcpy(work.data(), ring->packets[i].data(), ring->lengths[i]);
-        return rx->unprotect(work.data(), ring->lengths[i]) != 0;
+        if constexpr (Kind == RingKind::kRtcp) {
+          return rx->unprotect_rtcp(work.data(), ring->lengths[i]) != 0;
+        } else {
+          return rx->unprotect(work.data(), ring->lengths[i]) != 0;
+        }
       },
       size);
+}
+
+// libsrtp_pair is ring_unprotect's `make` for LibsrtpSession: a sender, then a receiver.
+inline auto libsrtp_pair(srtp::Profile p) {
+  return [p, made = 0]() mutable {
+    return std::make_unique<LibsrtpSession>(
+        p, made++ == 0 ? LibsrtpRole::kSender : LibsrtpRole::kReceiver);
+  };
+}
+
+// looped is a baseline's batch row: its single-packet op kBatch times per call.
+template <class Make>
+auto looped(Make make_single) {
+  return [make_single](std::size_t size) {
+    auto t = make_single(size);
+    return timed(
+        [op = std::move(t.op)]() mutable noexcept {
+          bool ok = true;
+          for (std::size_t i = 0; i < kBatch; ++i) {
+            ok = op() && ok;
+          }
+          return ok;
+        },
+        size);
+  };
 }
 
 // register_batch_op registers "srtp/op/impl/size" whose op processes kBatch packets per call;

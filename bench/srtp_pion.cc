@@ -137,12 +137,7 @@ auto openssl_decrypt(srtp::Profile p, std::size_t size) {
 }
 
 auto libsrtp_decrypt(srtp::Profile p, std::size_t size) {
-  return ring_unprotect(
-      [p, made = 0]() mutable {
-        return std::make_unique<LibsrtpSession>(
-            p, made++ == 0 ? LibsrtpRole::kSender : LibsrtpRole::kReceiver);
-      },
-      size);
+  return ring_unprotect(libsrtp_pair(p), size);
 }
 
 }  // namespace

@@ -183,12 +183,7 @@ auto openssl_unprotect(srtp::Profile p, std::size_t size) {
 }
 
 auto libsrtp_unprotect(srtp::Profile p, std::size_t size) {
-  return ring_unprotect(
-      [p, made = 0]() mutable {
-        return std::make_unique<LibsrtpSession>(
-            p, made++ == 0 ? LibsrtpRole::kSender : LibsrtpRole::kReceiver);
-      },
-      size);
+  return ring_unprotect(libsrtp_pair(p), size);
 }
 
 auto wireseal_unprotect_batch(srtp::Profile p, std::size_t size) {
@@ -219,23 +214,6 @@ auto wireseal_unprotect_batch(srtp::Profile p, std::size_t size) {
         return ok;
       },
       size);
-}
-
-template <class Make>
-auto looped(Make make_single) {
-  // A baseline's batch row: its single-packet op 16 times per call.
-  return [make_single](std::size_t size) {
-    auto t = make_single(size);
-    return timed(
-        [op = std::move(t.op)]() mutable noexcept {
-          bool ok = true;
-          for (std::size_t i = 0; i < kBatch; ++i) {
-            ok = op() && ok;
-          }
-          return ok;
-        },
-        size);
-  };
 }
 
 }  // namespace

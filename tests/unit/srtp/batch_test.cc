@@ -106,6 +106,21 @@ void expect_same(const std::vector<Outcome>& single, const std::vector<Outcome>&
   }
 }
 
+// expect_jobs_match: each job's status, and on success its bytes, equal the one-by-one
+// receiver's outcome.
+void expect_jobs_match(const std::vector<PacketJob>& jobs, const std::vector<Outcome>& ref,
+                       const char* what) {
+  ASSERT_EQ(jobs.size(), ref.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    ASSERT_EQ(jobs[i].status.has_value(), ref[i].ok) << what << " packet " << i;
+    if (ref[i].ok) {
+      EXPECT_EQ(to_hex({jobs[i].buffer.data(), jobs[i].length}), to_hex(ref[i].bytes)) << i;
+    } else {
+      EXPECT_EQ(std::string(to_string(jobs[i].status.error())), to_string(ref[i].error)) << i;
+    }
+  }
+}
+
 void expect_same_counters(const Session& a, const Session& b) {
   EXPECT_EQ(a.drop_counters().auth, b.drop_counters().auth);
   EXPECT_EQ(a.drop_counters().replay, b.drop_counters().replay);
@@ -310,14 +325,7 @@ TEST_P(SrtpBatch, LaterPacketsOfAnSsrcAreJudgedAfterTheEarlierOnes) {
       jobs.push_back({p, p.size(), {}});
     }
     batched.unprotect_rtp_batch(jobs);
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      ASSERT_EQ(jobs[i].status.has_value(), ref[i].ok) << i << (forge_the_far_one ? " forged" : "");
-      if (ref[i].ok) {
-        EXPECT_EQ(to_hex({jobs[i].buffer.data(), jobs[i].length}), to_hex(ref[i].bytes)) << i;
-      } else {
-        EXPECT_EQ(std::string(to_string(jobs[i].status.error())), to_string(ref[i].error)) << i;
-      }
-    }
+    expect_jobs_match(jobs, ref, forge_the_far_one ? "forged" : "genuine");
     // 102 falls behind 600's window when 600 is genuine; 540 is inside 601's.
     EXPECT_EQ(ref[3].ok, forge_the_far_one);
     EXPECT_TRUE(ref[5].ok || forge_the_far_one);
@@ -404,14 +412,7 @@ TEST_P(SrtpBatch, LaterSrtcpPacketsOfAnSsrcAreJudgedAfterTheEarlierOnes) {
       jobs.push_back({p, p.size(), {}});
     }
     batched.unprotect_rtcp_batch(jobs);  // the three in one call
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      ASSERT_EQ(jobs[i].status.has_value(), ref[i].ok) << i << (forge_the_far_one ? " forged" : "");
-      if (ref[i].ok) {
-        EXPECT_EQ(to_hex({jobs[i].buffer.data(), jobs[i].length}), to_hex(ref[i].bytes)) << i;
-      } else {
-        EXPECT_EQ(std::string(to_string(jobs[i].status.error())), to_string(ref[i].error)) << i;
-      }
-    }
+    expect_jobs_match(jobs, ref, forge_the_far_one ? "forged" : "genuine");
     // 20 falls behind 150's window when 150 is genuine; 120 is inside it.
     EXPECT_EQ(ref[1].ok, forge_the_far_one);
     EXPECT_TRUE(ref[2].ok);
