@@ -113,12 +113,12 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
   c.count = 0;
 }
 
-void decrypt_authenticated(SessionState& s, Chunk& c, crypto::AesCtr& ctr,
+void decrypt_authenticated(SessionState& s, Chunk& c, CipherKeys& keys,
                            std::span<Lane* const> lanes) noexcept {
   if (lanes.empty()) {
-    return;
+    return;  // NULL profiles have no keystream (keys.ctr is empty)
   }
-  ctr.apply_batch({c.ctr.data(), lanes.size()});
+  keys.ctr->apply_batch({c.ctr.data(), lanes.size()});
   for (std::size_t d = 0; d < lanes.size(); ++d) {
     PacketJob& job = *lanes[d]->job;
     if (!c.ctr[d].status) {
@@ -236,7 +236,7 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
       decrypted[d] = &lane;
     }
   }
-  decrypt_authenticated(s, c, *km.rtp.ctr, {decrypted.data(), decrypts});
+  decrypt_authenticated(s, c, km.rtp, {decrypted.data(), decrypts});
   c.count = 0;
 }
 

@@ -21,6 +21,7 @@ constexpr std::size_t kHmacSha1Size = 20;
 struct Lane {
   PacketJob* job;
   std::uint64_t index;          // protect: the index used; unprotect: the provisional estimate
+                                // (SRTP) or the packet's explicit index (SRTCP)
   std::uint64_t highest_after;  // unprotect: the stream's highest index if this one succeeds
   StreamState* stream;          // unprotect: the packet's stream (AEAD: it exists), or null
   std::uint32_t ssrc;
@@ -34,9 +35,10 @@ struct Lane {
   bool decrypt;                          // SRTCP unprotect: E set and AES-CM
 };
 
-// JobSlots is room for up to kLanes batch jobs of type T, each built in place when its packet
-// is queued (make). An array of jobs would be value-initialised on every batch call (std::span
-// has no trivial constructor): kilobytes of stores, a tenth of a batched 100-byte GCM packet.
+// JobSlots is room for up to kLanes batch jobs of type T, each built in place in slot(i) when
+// its packet is queued. An array of jobs would be value-initialised on every batch call
+// (std::span has no trivial constructor): kilobytes of stores, a tenth of a batched 100-byte
+// GCM packet.
 template <class T>
 class JobSlots {
   static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
@@ -121,9 +123,9 @@ void flush_protect(const SessionState& s, Chunk& c) noexcept;
 // empty after it. Defined in batch.cc.
 void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept;
 // decrypt_authenticated runs the keystream jobs c.ctr[0, lanes.size()) of the authenticated
-// packets `lanes` in one batch; a packet whose keystream fails is wiped and dropped. Defined in
-// batch.cc.
-void decrypt_authenticated(SessionState& s, Chunk& c, crypto::AesCtr& ctr,
+// packets `lanes` in one batch under keys.ctr (touched only if there are any: NULL profiles
+// have none); a packet whose keystream fails is wiped and dropped. Defined in batch.cc.
+void decrypt_authenticated(SessionState& s, Chunk& c, CipherKeys& keys,
                            std::span<Lane* const> lanes) noexcept;
 
 }  // namespace wireseal::srtp::detail

@@ -148,7 +148,7 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
       WS_CT_DECLASSIFY(job.buffer.data(), lane.plain_len);  // authenticated plaintext
     }
   }
-  decrypt_authenticated(s, c, *km.rtcp.ctr, {decrypted.data(), decrypts});
+  decrypt_authenticated(s, c, km.rtcp, {decrypted.data(), decrypts});
   c.count = 0;
 }
 
