@@ -155,12 +155,10 @@ bool defer_protect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   }
   const std::uint64_t index = taken->index;
   KeyMaterial* km = plan.key;
-  if (c.count == kLanes || (c.count != 0 && c.km != km)) {
+  if (c.full_for(km)) {
     flush_protect(s, c);
   }
-  c.km = km;
-  c.keys = &km->rtp;
-  const std::size_t i = c.count++;
+  const std::size_t i = c.take_lane(km, /*for_rtcp=*/false);
   Lane& lane = c.lanes[i];
   lane.job = &job;
   lane.out_len = total;
@@ -332,13 +330,11 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (aead && queued_ssrc && !settled_by_queue_state(s, *st, highest, index, h.sequence)) {
     return false;
   }
-  if (c.count == kLanes || (c.count != 0 && c.km != km)) {
+  if (c.full_for(km)) {
     flush_unprotect(s, c);
     return defer_unprotect(s, c, job);  // the state moved: estimate again
   }
-  c.km = km;
-  c.keys = &km->rtp;
-  const std::size_t i = c.count++;
+  const std::size_t i = c.take_lane(km, /*for_rtcp=*/false);
   Lane& lane = c.lanes[i];
   lane.job = &job;
   lane.index = index;

@@ -81,6 +81,20 @@ struct Chunk {
   JobSlots<crypto::HmacJob> hmac;
   JobSlots<crypto::SealJob> seal;
   JobSlots<crypto::OpenJob> open;
+
+  // full_for: the chunk must be flushed before it can take a packet under `key` (it is full,
+  // or holds another master key's packets: one batch call per key).
+  bool full_for(const KeyMaterial* key) const noexcept {
+    return count == kLanes || (count != 0 && km != key);
+  }
+  // take_lane queues one more packet under `key`, an SRTCP one when `for_rtcp`, and returns
+  // its lane (after full_for was false or the chunk was flushed).
+  std::size_t take_lane(KeyMaterial* key, bool for_rtcp) noexcept {
+    km = key;
+    keys = for_rtcp ? &key->rtcp : &key->rtp;
+    rtcp = for_rtcp;
+    return count++;
+  }
 };
 
 // make_aead_job and make_hmac_job build a packet's job in its slot. (Assigned from a braced

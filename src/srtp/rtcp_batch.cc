@@ -32,19 +32,6 @@ bool fits_aead_batch(const SessionState& s, std::size_t body_len) noexcept {
   return body_len <= s.keys.front().rtcp.aead->batch_interleave_max();
 }
 
-// start_lane makes room for one more packet under `km` (flushing with `flush` when the chunk
-// is full or holds another key's packets) and returns its lane index.
-template <class Flush>
-std::size_t start_lane(Chunk& c, KeyMaterial* km, Flush flush) noexcept {
-  if (c.count == kLanes || (c.count != 0 && c.km != km)) {
-    flush();
-  }
-  c.km = km;
-  c.keys = &km->rtcp;
-  c.rtcp = true;
-  return c.count++;
-}
-
 // ---- protect
 
 // defer_protect_rtcp plans `job` and queues its crypto; false when it must take the single
@@ -64,7 +51,10 @@ bool defer_protect_rtcp(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     return true;
   }
   KeyMaterial& km = *plan.key;
-  const std::size_t i = start_lane(c, &km, [&] { flush_protect(s, c); });
+  if (c.full_for(&km)) {
+    flush_protect(s, c);
+  }
+  const std::size_t i = c.take_lane(&km, /*for_rtcp=*/true);
   Lane& lane = c.lanes[i];
   lane.job = &job;
   lane.out_len = plan.total;
@@ -97,19 +87,6 @@ Result<std::size_t> unprotect_single(SessionState& s, PacketJob& job) noexcept {
   return s.unprotect_rtcp(job.buffer.data(), job.length, job.buffer.data(), job.length);
 }
 
-// judge_again is what unprotect_rtcp would now answer about a queued packet before its tag:
-// its stream (created by an earlier packet of the chunk, or still missing) and replay window.
-Status judge_again(SessionState& s, const Lane& lane, StreamState*& st) noexcept {
-  st = s.streams.find(lane.ssrc);
-  if (st == nullptr && (!s.auto_create || s.streams.full())) {
-    return s.auto_create ? Error::kTableFull : Error::kWrongContext;
-  }
-  if (st != nullptr && !s.streams.rtcp_window(*st).is_fresh(lane.index)) {
-    return s.streams.rtcp_window(*st).refusal(lane.index);
-  }
-  return {};
-}
-
 void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
   const std::size_t n = c.count;
   if (n == 0) {
@@ -123,8 +100,12 @@ void flush_unprotect_hmac(SessionState& s, Chunk& c) noexcept {
   for (std::size_t i = 0; i < n; ++i) {
     Lane& lane = c.lanes[i];
     PacketJob& job = *lane.job;
+    // Judged again: an earlier packet of the chunk may have created the stream, filled the
+    // table, taken the index or moved the window.
     StreamState* st = nullptr;
-    if (const Status verdict = judge_again(s, lane, st); !verdict) {
+    if (const Status verdict =
+            s.judge_rtcp_stream(lane.ssrc, static_cast<std::uint32_t>(lane.index), st);
+        !verdict) {
       job.status = s.count_drop(verdict.error());
       continue;
     }
@@ -200,7 +181,10 @@ bool defer_unprotect_rtcp(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     return false;  // authentication only, a new stream, long, or judged by the queued ones
   }
   KeyMaterial& km = *plan.key;
-  const std::size_t i = start_lane(c, &km, [&] { flush_unprotect(s, c); });
+  if (c.full_for(&km)) {
+    flush_unprotect(s, c);
+  }
+  const std::size_t i = c.take_lane(&km, /*for_rtcp=*/true);
   Lane& lane = c.lanes[i];
   lane.job = &job;
   lane.stream = plan.stream;

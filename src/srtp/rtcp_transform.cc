@@ -11,8 +11,6 @@ namespace {
 
 using wireseal::detail::tag_matches;
 
-constexpr std::size_t kIndexWordSize = kRtcpIndexWordSize;
-constexpr std::uint32_t kEFlag = kRtcpEFlag;
 constexpr std::uint32_t kMaxSrtcpIndex = 0x7fffffffu;
 constexpr std::size_t kHmacSha1Size = 20;
 
@@ -57,7 +55,7 @@ Status SessionState::plan_protect_rtcp(const std::uint8_t* in, std::size_t len, 
     return auto_create ? Error::kTableFull : Error::kWrongContext;
   }
   const ProfileInfo& p = *profile;
-  const std::size_t total = len + kIndexWordSize + mki_len + p.rtcp_tag_len;
+  const std::size_t total = len + kRtcpIndexWordSize + mki_len + p.rtcp_tag_len;
   if (out_cap < total || total < len) {
     return Error::kBufferTooSmall;
   }
@@ -72,7 +70,7 @@ Status SessionState::plan_protect_rtcp(const std::uint8_t* in, std::size_t len, 
   plan.key = &keys[taken->stream->key_index];
   plan.ssrc = ssrc;
   plan.index = index;
-  plan.word = (p.cipher != CipherKind::kNull ? kEFlag : 0) | index;
+  plan.word = (p.cipher != CipherKind::kNull ? kRtcpEFlag : 0) | index;
   plan.total = total;
   if (out != in) {
     std::memcpy(out, in, kRtcpHeaderSize);
@@ -107,9 +105,10 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
         std::memcpy(out + kRtcpHeaderSize, in + kRtcpHeaderSize, body_len);
       }
       store_be32(out + len, word);
-      std::memcpy(out + len + kIndexWordSize, km.mki.data(), mki_len);
-      if (Status s = km.rtcp.hmac->compute({out, len + kIndexWordSize},
-                                           {out + len + kIndexWordSize + mki_len, p.rtcp_tag_len});
+      std::memcpy(out + len + kRtcpIndexWordSize, km.mki.data(), mki_len);
+      if (Status s =
+              km.rtcp.hmac->compute({out, len + kRtcpIndexWordSize},
+                                    {out + len + kRtcpIndexWordSize + mki_len, p.rtcp_tag_len});
           !s) {
         return s.error();
       }
@@ -117,7 +116,7 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
     }
     case CipherKind::kAesGcm: {
       const Iv12 iv = gcm_rtcp_iv(salt12(km.rtcp.salt), ssrc, index);
-      std::uint8_t aad[kRtcpHeaderSize + kIndexWordSize];
+      std::uint8_t aad[kRtcpHeaderSize + kRtcpIndexWordSize];
       std::memcpy(aad, in, kRtcpHeaderSize);
       store_be32(aad + kRtcpHeaderSize, word);
       if (Status s =
@@ -127,7 +126,7 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
         return s.error();
       }
       store_be32(out + len + p.rtcp_tag_len, word);
-      std::memcpy(out + len + p.rtcp_tag_len + kIndexWordSize, km.mki.data(), mki_len);
+      std::memcpy(out + len + p.rtcp_tag_len + kRtcpIndexWordSize, km.mki.data(), mki_len);
       break;
     }
   }
@@ -143,11 +142,23 @@ Result<std::size_t> SessionState::protect_rtcp(const std::uint8_t* in, std::size
 // The index is explicit (no estimate); replay check before authentication, window update
 // after. With E = 0 the rest is only authenticated: for AEAD the AAD is then the whole RTCP
 // packet || E|index (RFC 7714 §9.3), which is assembled in `out` (it needs 4 spare bytes).
+Status SessionState::judge_rtcp_stream(std::uint32_t ssrc, std::uint32_t index,
+                                       StreamState*& st) noexcept {
+  st = streams.find(ssrc);
+  if (st == nullptr && (!auto_create || streams.full())) {
+    return auto_create ? Error::kTableFull : Error::kWrongContext;
+  }
+  if (st != nullptr && !streams.rtcp_window(*st).is_fresh(index)) {
+    return streams.rtcp_window(*st).refusal(index);
+  }
+  return {};
+}
+
 Status SessionState::plan_unprotect_rtcp(const std::uint8_t* in, std::size_t len,
                                          std::size_t out_cap, RtcpOpenPlan& plan) noexcept {
   const ProfileInfo& p = *profile;
   const bool aead = p.cipher == CipherKind::kAesGcm;
-  const std::size_t trailer = kIndexWordSize + mki_len + p.rtcp_tag_len;
+  const std::size_t trailer = kRtcpIndexWordSize + mki_len + p.rtcp_tag_len;
   if (len < kRtcpHeaderSize + trailer || !rtcp_version_ok(in)) {
     return Error::kMalformed;
   }
@@ -159,28 +170,25 @@ Status SessionState::plan_unprotect_rtcp(const std::uint8_t* in, std::size_t len
     return Error::kBufferTooSmall;
   }
   const std::uint8_t* word_at = in + plain_len + (aead ? p.rtcp_tag_len : 0);
-  KeyMaterial* km = key_for_mki(word_at + kIndexWordSize);
+  KeyMaterial* km = key_for_mki(word_at + kRtcpIndexWordSize);
   if (km == nullptr) {
     return Error::kAuthFailed;
   }
   const std::uint32_t word = load_be32(word_at);
   const std::uint32_t index = word & kMaxSrtcpIndex;
   const std::uint32_t ssrc = load_be32(in + 4);
-  StreamState* st = streams.find(ssrc);
-  if (st == nullptr && (!auto_create || streams.full())) {
-    return auto_create ? Error::kTableFull : Error::kWrongContext;
-  }
-  if (st != nullptr && !streams.rtcp_window(*st).is_fresh(index)) {
-    return streams.rtcp_window(*st).refusal(index);
+  StreamState* st = nullptr;
+  if (const Status verdict = judge_rtcp_stream(ssrc, index, st); !verdict) {
+    return verdict;
   }
   plan.key = km;
   plan.stream = st;
   plan.ssrc = ssrc;
   plan.index = index;
   plan.word = word;
-  plan.encrypted = (word & kEFlag) != 0;
+  plan.encrypted = (word & kRtcpEFlag) != 0;
   plan.plain_len = plain_len;
-  plan.tag = in + plain_len + (aead ? 0 : kIndexWordSize + mki_len);
+  plan.tag = in + plain_len + (aead ? 0 : kRtcpIndexWordSize + mki_len);
   return {};
 }
 
@@ -205,7 +213,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
   if (!aead) {
     std::uint8_t expected[kHmacSha1Size];
     const std::span<std::uint8_t> want(expected, p.rtcp_tag_len);
-    if (!km.rtcp.hmac->compute({in, plain_len + kIndexWordSize}, want) ||
+    if (!km.rtcp.hmac->compute({in, plain_len + kRtcpIndexWordSize}, want) ||
         !tag_matches(want, {tag, p.rtcp_tag_len})) {
       return count_drop(Error::kAuthFailed);
     }
@@ -226,7 +234,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
     const Iv12 iv = gcm_rtcp_iv(salt12(km.rtcp.salt), ssrc, index);
     const std::span<const std::uint8_t> tag_span(tag, p.rtcp_tag_len);
     if (encrypted) {
-      std::uint8_t aad[kRtcpHeaderSize + kIndexWordSize];
+      std::uint8_t aad[kRtcpHeaderSize + kRtcpIndexWordSize];
       std::memcpy(aad, in, kRtcpHeaderSize);
       store_be32(aad + kRtcpHeaderSize, word);
       if (Status s = km.rtcp.aead->open(iv, aad, {in + kRtcpHeaderSize, body_len},
@@ -239,7 +247,7 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
       }
     } else {
       // Authentication only: AAD = RTCP packet || E|index, contiguous in `out`.
-      if (out_cap < plain_len + kIndexWordSize) {
+      if (out_cap < plain_len + kRtcpIndexWordSize) {
         return count_drop(Error::kBufferTooSmall);
       }
       std::uint8_t saved_tag[16];
@@ -248,10 +256,10 @@ Result<std::size_t> SessionState::unprotect_rtcp(const std::uint8_t* in, std::si
         std::memcpy(out, in, plain_len);
       }
       store_be32(out + plain_len, word);
-      if (Status s = km.rtcp.aead->open(iv, {out, plain_len + kIndexWordSize}, {}, {},
+      if (Status s = km.rtcp.aead->open(iv, {out, plain_len + kRtcpIndexWordSize}, {}, {},
                                         {saved_tag, p.rtcp_tag_len});
           !s) {
-        std::memset(out, 0, plain_len + kIndexWordSize);
+        std::memset(out, 0, plain_len + kRtcpIndexWordSize);
         return count_drop(s.error());
       }
     }

@@ -110,6 +110,11 @@ class SessionState {
                            std::size_t out_cap, RtcpSendPlan& plan) noexcept;
   Status plan_unprotect_rtcp(const std::uint8_t* in, std::size_t len, std::size_t out_cap,
                              RtcpOpenPlan& plan) noexcept;
+  // judge_rtcp_stream is what unprotect_rtcp answers about an SRTCP packet of `ssrc` with
+  // `index` before its tag, from the current state: `st` is its stream (nullptr: not created
+  // yet, and the table may create it), then kTableFull / kWrongContext, or the replay window's
+  // refusal. The batch asks again after earlier packets of its chunk. In rtcp_transform.cc.
+  Status judge_rtcp_stream(std::uint32_t ssrc, std::uint32_t index, StreamState*& st) noexcept;
 
   // Batches (batch.cc): results identical to the single-packet transforms applied in order,
   // with the AES-CTR, HMAC-SHA1 and GCM work of up to 16 packets handed to the crypto core's
