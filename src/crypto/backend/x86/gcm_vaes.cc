@@ -23,6 +23,10 @@
 namespace wireseal::crypto::detail {
 namespace {
 
+// The per-message GHASH steps are forced inline so that a message's sums stay in registers
+// (out of line, GCC kept them on the stack, and each step waited on a store to forward).
+#define WS_GCM_INLINE [[gnu::always_inline]] inline
+
 constexpr std::size_t kBlock = 16;
 constexpr std::size_t kVector = 64;  // four blocks
 
@@ -65,7 +69,7 @@ struct Sum128 {
   __m128i hi = _mm_setzero_si128();
 };
 
-void multiply_add(Sum512& s, __m512i x, __m512i h) noexcept {
+WS_GCM_INLINE void multiply_add(Sum512& s, __m512i x, __m512i h) noexcept {
   s.lo = _mm512_xor_si512(s.lo, _mm512_clmulepi64_epi128(x, h, 0x00));
   s.hi = _mm512_xor_si512(s.hi, _mm512_clmulepi64_epi128(x, h, 0x11));
   s.mid = _mm512_ternarylogic_epi64(s.mid, _mm512_clmulepi64_epi128(x, h, 0x01),
@@ -79,7 +83,7 @@ void multiply_add(Sum128& s, __m128i x, __m128i h) noexcept {
       s.mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01), _mm_clmulepi64_si128(x, h, 0x10)));
 }
 
-__m128i fold_lanes(__m512i v) noexcept {
+WS_GCM_INLINE __m128i fold_lanes(__m512i v) noexcept {
   v = _mm512_xor_si512(v, _mm512_maskz_shuffle_i64x2(0xff, v, v, 0x4e));  // halves swapped
   v = _mm512_xor_si512(v, _mm512_maskz_shuffle_i64x2(0xff, v, v, 0xb1));  // quarters swapped
   return _mm512_maskz_extracti32x4_epi32(0xf, v, 0);  // (maskz: GCC 12 warns on the plain forms)
@@ -108,8 +112,8 @@ __m128i load_power(const GcmVaesKey& key, std::size_t exponent) noexcept {
 // absorb adds the `len` bytes at `p`, zero-padded to whole blocks, the first block under
 // H^exponent and each next one under the next lower power; returns the exponent after them.
 // The last register's missing blocks load as zeros (masked load: nothing past `len` is read).
-std::size_t absorb(Sum512& s, const GcmVaesKey& key, const std::uint8_t* p, std::size_t len,
-                   std::size_t exponent) noexcept {
+WS_GCM_INLINE std::size_t absorb(Sum512& s, const GcmVaesKey& key, const std::uint8_t* p,
+                                 std::size_t len, std::size_t exponent) noexcept {
   const std::uint8_t* powers = key.powers[kGcmVaesMaxBlocks - exponent];
   for (std::size_t off = 0; off < len; off += kVector) {
     const __m512i x = byte_reverse_512(_mm512_maskz_loadu_epi8(bytes_mask(len - off), p + off));
@@ -188,16 +192,17 @@ void write_text_counters(const std::uint8_t* nonce, std::uint8_t* p, std::size_t
 // crypt_and_absorb XORs `len` bytes of `in` with the keystream at `ks` into `out` and adds the
 // ciphertext to the hash (`out`'s bytes when sealing, `in`'s when opening) from the registers
 // themselves: reading back bytes just written by a masked store would stall on forwarding.
-void crypt_and_absorb(Sum512& s, const std::uint8_t* powers, const std::uint8_t* ks,
-                      const std::uint8_t* in, std::uint8_t* out, std::size_t len,
-                      bool sealing) noexcept {
+template <bool Sealing>
+WS_GCM_INLINE void crypt_and_absorb(Sum512& s, const std::uint8_t* powers, const std::uint8_t* ks,
+                                    const std::uint8_t* in, std::uint8_t* out,
+                                    std::size_t len) noexcept {
   for (std::size_t off = 0; off < len; off += kVector) {
     const __mmask64 m = bytes_mask(len - off);
     const __m512i x = _mm512_maskz_loadu_epi8(m, in + off);
     // The keystream past `len` is masked off: the hash must see the ciphertext zero-padded.
     const __m512i y = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(x, _mm512_load_si512(ks + off)));
     _mm512_mask_storeu_epi8(out + off, m, y);
-    multiply_add(s, byte_reverse_512(sealing ? y : x), _mm512_loadu_si512(powers + off));
+    multiply_add(s, byte_reverse_512(Sealing ? y : x), _mm512_loadu_si512(powers + off));
   }
 }
 
@@ -210,24 +215,74 @@ void wipe_keystream(std::uint8_t* p, std::size_t vectors) noexcept {
   asm volatile("" : : "r"(p) : "memory");
 }
 
-// finish_tag adds the length block (under H^1), reduces, and masks the hash with E(J0) at
-// `e_j0`.
-void finish_tag(Sum512& s, const GcmVaesKey& key, GcmVaesMessage& m,
-                const std::uint8_t* e_j0_block) noexcept {
-  Sum128 total{fold_lanes(s.lo), fold_lanes(s.mid), fold_lanes(s.hi)};
-  const std::uint64_t aad_bits = m.aad_len * 8;
-  const std::uint64_t text_bits = m.len * 8;
-  const __m128i lengths =
-      _mm_set_epi64x(static_cast<long long>(aad_bits), static_cast<long long>(text_bits));
-  multiply_add(total, lengths, load_power(key, 1));
-  const __m128i hash = byte_reverse_128(reduce(total));
-  const __m128i e_j0 = _mm_load_si128(reinterpret_cast<const __m128i*>(e_j0_block));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(m.tag), _mm_xor_si128(hash, e_j0));
+// The tags are finished four messages at a time, one message per 128-bit lane. The reduction
+// is linear, so each message's four-lane sum is reduced lane by lane and then folded; the
+// length blocks (under H^1), the byte order and the E(J0) mask are applied to the four tags
+// at once, and E(J0) of messages 4g..4g+3 is keystream register g already.
+
+// reduce_512 is reduce() on four independent lanes.
+WS_GCM_INLINE __m512i reduce_512(Sum512 s) noexcept {
+  const __m512i gf_poly = _mm512_set4_epi64(static_cast<long long>(0xc200000000000000ULL), 1,
+                                            static_cast<long long>(0xc200000000000000ULL), 1);
+  __m512i t = _mm512_clmulepi64_epi128(gf_poly, s.lo, 0x01);
+  s.mid = _mm512_ternarylogic_epi64(s.mid, t,
+                                    _mm512_maskz_shuffle_epi32(0xffff, s.lo, _MM_PERM_BADC), 0x96);
+  t = _mm512_clmulepi64_epi128(gf_poly, s.mid, 0x01);
+  return _mm512_ternarylogic_epi64(s.hi, t,
+                                   _mm512_maskz_shuffle_epi32(0xffff, s.mid, _MM_PERM_BADC), 0x96);
 }
 
-template <int R>
-void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
-         bool sealing) noexcept {
+// length_block is a message's last GHASH block: the bit lengths of its associated data and
+// text, in the kernel's byte-reversed order.
+WS_GCM_INLINE __m128i length_block(const GcmVaesMessage& m) noexcept {
+  return _mm_set_epi64x(static_cast<long long>(m.aad_len * 8), static_cast<long long>(m.len * 8));
+}
+
+// store_tags writes lane j of `tags` to messages[j].tag for j < n.
+WS_GCM_INLINE void store_tags(__m512i tags, GcmVaesMessage* messages, std::size_t n) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(messages[0].tag),
+                   _mm512_maskz_extracti32x4_epi32(0xf, tags, 0));
+  if (n > 1) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(messages[1].tag),
+                     _mm512_maskz_extracti32x4_epi32(0xf, tags, 1));
+  }
+  if (n > 2) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(messages[2].tag),
+                     _mm512_maskz_extracti32x4_epi32(0xf, tags, 2));
+  }
+  if (n > 3) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(messages[3].tag),
+                     _mm512_maskz_extracti32x4_epi32(0xf, tags, 3));
+  }
+}
+
+// hash_group computes the tags of messages[0, n) (n <= 4), whose keystream starts at
+// registers first_vector[0, n) and whose E(J0)s are the register at `e_j0s`.
+template <bool Sealing>
+WS_GCM_INLINE void hash_group(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t n,
+                              const std::uint8_t* keystream, const std::size_t* first_vector,
+                              const std::uint8_t* e_j0s) noexcept {
+  __m512i hashes = _mm512_setzero_si512();  // lane j: message j's hash without its length
+  __m512i lengths = _mm512_setzero_si512();
+  for (std::size_t j = 0; j < n; ++j) {
+    GcmVaesMessage& m = messages[j];
+    Sum512 s;
+    const std::size_t exponent =
+        absorb(s, key, m.aad, m.aad_len, gcm_vaes_ghash_blocks(m.aad_len, m.len));
+    crypt_and_absorb<Sealing>(s, key.powers[kGcmVaesMaxBlocks - exponent],
+                              keystream + kVector * first_vector[j], m.in, m.out, m.len);
+    const auto lane = static_cast<__mmask16>(0xfu << (4 * j));
+    hashes = _mm512_mask_broadcast_i32x4(hashes, lane, fold_lanes(reduce_512(s)));
+    lengths = _mm512_mask_broadcast_i32x4(lengths, lane, length_block(m));
+  }
+  Sum512 s;
+  multiply_add(s, lengths, _mm512_maskz_broadcast_i32x4(0xffff, load_power(key, 1)));
+  hashes = _mm512_xor_si512(hashes, reduce_512(s));
+  store_tags(_mm512_xor_si512(byte_reverse_512(hashes), _mm512_load_si512(e_j0s)), messages, n);
+}
+
+template <int R, bool Sealing>
+void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
   alignas(64) std::uint8_t keystream[kKeystreamVectors * kVector];
   std::size_t first_vector[kGcmVaesMaxMessages];
   std::size_t vectors = 0;
@@ -250,21 +305,16 @@ void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
     encrypt_vectors<R, decltype(n)::value>(rk, keystream + kVector * v);
   });
 
-  for (std::size_t i = 0; i < count; ++i) {
-    GcmVaesMessage& m = messages[i];
-    Sum512 s;
-    const std::size_t exponent =
-        absorb(s, key, m.aad, m.aad_len, gcm_vaes_ghash_blocks(m.aad_len, m.len));
-    crypt_and_absorb(s, key.powers[kGcmVaesMaxBlocks - exponent],
-                     keystream + kVector * first_vector[i], m.in, m.out, m.len, sealing);
-    finish_tag(s, key, m, keystream + kBlock * i);
+  for (std::size_t i = 0; i < count; i += 4) {
+    hash_group<Sealing>(key, messages + i, std::min<std::size_t>(4, count - i), keystream,
+                        first_vector + i, keystream + kBlock * i);
   }
   wipe_keystream(keystream, vectors);
 }
 
-void run_rounds(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
-                bool sealing) noexcept {
-  with_rounds(key.rounds, [&](auto r) { run<decltype(r)::value>(key, messages, count, sealing); });
+template <bool Sealing>
+void run_rounds(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
+  with_rounds(key.rounds, [&](auto r) { run<decltype(r)::value, Sealing>(key, messages, count); });
 }
 
 }  // namespace
@@ -300,11 +350,11 @@ void gcm_vaes_init(GcmVaesKey& key, const std::uint8_t* aes_key, std::size_t key
 }
 
 void gcm_vaes_seal(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
-  run_rounds(key, messages, count, /*sealing=*/true);
+  run_rounds</*Sealing=*/true>(key, messages, count);
 }
 
 void gcm_vaes_open(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
-  run_rounds(key, messages, count, /*sealing=*/false);
+  run_rounds</*Sealing=*/false>(key, messages, count);
 }
 
 }  // namespace wireseal::crypto::detail
