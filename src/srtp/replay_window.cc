@@ -14,7 +14,7 @@ std::size_t replay_window_words(std::size_t size) noexcept {
 }
 
 // The algorithm is common/replay_bitmap.h's, shared with DTLS.
-bool ReplayWindow::is_fresh(std::uint64_t index) const noexcept {
+bool ReplayWindow::is_fresh_within(std::uint64_t index) const noexcept {
   return wireseal::detail::replay_is_fresh(bits_, *highest_, *started_, index);
 }
 
@@ -22,7 +22,7 @@ bool ReplayWindow::is_too_old(std::uint64_t index) const noexcept {
   return wireseal::detail::replay_is_too_old(bits_.size(), *highest_, *started_, index);
 }
 
-void ReplayWindow::mark(std::uint64_t index) noexcept {
+void ReplayWindow::mark_any(std::uint64_t index) noexcept {
   wireseal::detail::replay_mark(bits_, *highest_, *started_, index);
 }
 

@@ -81,10 +81,7 @@ SessionState::SessionState(const SessionConfig& config)
   }
 }
 
-KeyMaterial* SessionState::key_for_mki(const std::uint8_t* mki) noexcept {
-  if (mki_len == 0) {
-    return &keys[0];
-  }
+KeyMaterial* SessionState::key_for_listed_mki(const std::uint8_t* mki) noexcept {
   // MKIs are public identifiers (RFC 3711 §3.1), so an ordinary comparison is fine.
   for (KeyMaterial& k : keys) {
     if (std::memcmp(k.mki.data(), mki, mki_len) == 0) {

@@ -136,7 +136,11 @@ class SessionState {
     return s != nullptr ? *s : defaults;
   }
   // key_for_mki finds the master key whose MKI is `mki` (mki_len bytes); nullptr if none.
-  KeyMaterial* key_for_mki(const std::uint8_t* mki) noexcept;
+  // Inline for the common case of no MKI (one key).
+  KeyMaterial* key_for_mki(const std::uint8_t* mki) noexcept {
+    return mki_len == 0 ? &keys[0] : key_for_listed_mki(mki);
+  }
+  KeyMaterial* key_for_listed_mki(const std::uint8_t* mki) noexcept;
   // create_stream inserts `ssrc` initialised from the defaults; nullptr when full.
   StreamState* create_stream(std::uint32_t ssrc) noexcept;
   // take_rtp_index gives a packet with `seq` of stream `st` (nullptr: not created yet) its

@@ -33,10 +33,6 @@ unsigned table_bits(std::size_t entries) noexcept {
   return bits;
 }
 
-std::size_t hash_ssrc(std::uint32_t ssrc, std::uint64_t seed, unsigned shift) noexcept {
-  return static_cast<std::size_t>(((std::uint64_t{ssrc} ^ seed) * 0x9E3779B97F4A7C15ull) >> shift);
-}
-
 }  // namespace
 
 RetiredSenders::RetiredSenders(std::size_t capacity, std::uint64_t seed)
@@ -137,22 +133,6 @@ StreamTable::StreamTable(std::size_t max_streams, std::size_t window_words, std:
   records_ = std::make_unique<StreamState[]>(max_streams);
   free_.reset(max_streams);
   windows_ = std::make_unique<std::uint64_t[]>(max_streams * 2 * window_words);
-}
-
-std::size_t StreamTable::home(std::uint32_t ssrc) const noexcept {
-  return hash_ssrc(ssrc, seed_, shift_);
-}
-
-StreamState* StreamTable::find(std::uint32_t ssrc) noexcept {
-  for (std::size_t i = home(ssrc);; i = (i + 1) & mask_) {
-    const Slot& slot = slots_[i];
-    if (slot.record == kEmpty) {
-      return nullptr;
-    }
-    if (slot.ssrc == ssrc) {
-      return &records_[slot.record];
-    }
-  }
 }
 
 const StreamState* StreamTable::find(std::uint32_t ssrc) const noexcept {

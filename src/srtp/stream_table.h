@@ -21,6 +21,13 @@
 
 namespace wireseal::srtp::detail {
 
+// hash_ssrc is the home slot of `ssrc` in a table of 2^(64 - shift) slots: a multiplicative
+// hash of the SSRC mixed with a per-table random seed (senders choose SSRCs, so they must not
+// be able to pile their streams into one probe run).
+inline std::size_t hash_ssrc(std::uint32_t ssrc, std::uint64_t seed, unsigned shift) noexcept {
+  return static_cast<std::size_t>(((std::uint64_t{ssrc} ^ seed) * 0x9E3779B97F4A7C15ull) >> shift);
+}
+
 // SenderMarks are what keeps a sending stream's keystream unique: protect never uses an SRTP
 // index below rtp_next nor an SRTCP index below rtcp_next. They only move forward, survive
 // set_roc, and outlive the stream when it is removed (StreamTable keeps them per SSRC).
@@ -152,8 +159,18 @@ class StreamTable {
   StreamTable(std::size_t max_streams, std::size_t window_words, std::size_t max_retired,
               std::uint64_t seed);
 
-  // find returns the stream of `ssrc` or nullptr.
-  StreamState* find(std::uint32_t ssrc) noexcept;
+  // find returns the stream of `ssrc` or nullptr. Inline: every packet looks its stream up.
+  StreamState* find(std::uint32_t ssrc) noexcept {
+    for (std::size_t i = home(ssrc);; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.record == kEmpty) {
+        return nullptr;
+      }
+      if (slot.ssrc == ssrc) {
+        return &records_[slot.record];
+      }
+    }
+  }
   const StreamState* find(std::uint32_t ssrc) const noexcept;
   // first_state is the state a new stream of `ssrc` starts from: a copy of `initial` that
   // carries over the sender marks of an earlier stream of `ssrc` that was removed (and its
@@ -194,7 +211,7 @@ class StreamTable {
   };
   static constexpr std::uint32_t kEmpty = UINT32_MAX;
 
-  std::size_t home(std::uint32_t ssrc) const noexcept;
+  std::size_t home(std::uint32_t ssrc) const noexcept { return hash_ssrc(ssrc, seed_, shift_); }
   // window_bits: inline, as it runs two or three times for every packet.
   std::span<std::uint64_t> window_bits(const StreamState& s, std::size_t which) noexcept {
     const auto record = static_cast<std::size_t>(&s - records_.get());

@@ -33,7 +33,10 @@ class ReplayWindow {
   std::size_t size() const noexcept { return bits_.size() * 64; }
   // is_fresh is true if `index` is newer than the highest marked index, or inside the window
   // and not yet marked. Before anything is marked every index is fresh.
-  bool is_fresh(std::uint64_t index) const noexcept;
+  // (Inline for what nearly every packet is, an index past the highest.)
+  bool is_fresh(std::uint64_t index) const noexcept {
+    return !*started_ || index > *highest_ || is_fresh_within(index);
+  }
   // is_too_old is true if `index` lies behind the window: is_fresh refuses it as kReplayOld.
   bool is_too_old(std::uint64_t index) const noexcept;
   // refusal is why is_fresh refused `index`: kReplayOld behind the window, else kReplay.
@@ -42,11 +45,23 @@ class ReplayWindow {
   }
   // mark records `index`, sliding the window when it is the newest. Marking an index older
   // than the window does nothing.
-  void mark(std::uint64_t index) noexcept;
+  // (Inline for a packet in order, the next index: nothing is skipped, so nothing is cleared.)
+  void mark(std::uint64_t index) noexcept {
+    if (*started_ && index == *highest_ + 1) {
+      *highest_ = index;
+      const std::size_t slot = static_cast<std::size_t>(index & (size() - 1));
+      bits_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+    } else {
+      mark_any(index);
+    }
+  }
   // reset forgets everything (used when the ROC is set explicitly).
   void reset() noexcept;
 
  private:
+  bool is_fresh_within(std::uint64_t index) const noexcept;  // an index at most the highest
+  void mark_any(std::uint64_t index) noexcept;
+
   std::span<std::uint64_t> bits_;
   std::uint64_t* highest_;
   bool* started_;
