@@ -153,17 +153,20 @@ Aead::~Aead() = default;
 Aead::Aead(Aead&&) noexcept = default;
 Aead& Aead::operator=(Aead&&) noexcept = default;
 
-Status Aead::check_seal(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
-                        std::span<std::uint8_t> out, std::span<std::uint8_t> tag) const noexcept {
+// check_seal and check_open run for every job of a batch: inline (they are private, used only
+// in this file).
+inline Status Aead::check_seal(std::span<const std::uint8_t> nonce,
+                               std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                               std::span<std::uint8_t> tag) const noexcept {
   if (tag.size() < tag_len_) {
     return Error::kBufferTooSmall;
   }
   return check_buffers(nonce_len_, max_in_len_, nonce, in, out, tag.data(), tag_len_);
 }
 
-Status Aead::check_open(std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> in,
-                        std::span<std::uint8_t> out,
-                        std::span<const std::uint8_t> tag) const noexcept {
+inline Status Aead::check_open(std::span<const std::uint8_t> nonce,
+                               std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
+                               std::span<const std::uint8_t> tag) const noexcept {
   if (tag.size() != tag_len_) {
     return Error::kAuthFailed;
   }

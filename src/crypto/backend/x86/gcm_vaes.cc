@@ -256,12 +256,35 @@ WS_GCM_INLINE void store_tags(__m512i tags, GcmVaesMessage* messages, std::size_
   }
 }
 
+// verdicts compares lane j of `tags` with the first tag_len bytes at messages[j].received_tag
+// for j < n; bit j of the result is set when they are equal. Branch-free on the tags.
+WS_GCM_INLINE std::uint32_t verdicts(__m512i tags, const GcmVaesMessage* messages, std::size_t n,
+                                     std::size_t tag_len) noexcept {
+  const auto used = static_cast<__mmask16>((1u << tag_len) - 1);
+  __m512i received = _mm512_setzero_si512();
+  for (std::size_t j = 0; j < n; ++j) {
+    const __m128i t = _mm512_maskz_extracti32x4_epi32(
+        0xf, _mm512_maskz_loadu_epi8(used, messages[j].received_tag), 0);
+    received = _mm512_mask_broadcast_i32x4(received, static_cast<__mmask16>(0xfu << (4 * j)), t);
+  }
+  const __mmask64 used_bytes = used * 0x0001000100010001ULL;  // tag_len bytes of each lane
+  const __m512i diff = _mm512_maskz_xor_epi64(0xff, tags, received);
+  const __mmask64 differs = _mm512_mask_test_epi8_mask(used_bytes, diff, diff);
+  std::uint32_t ok = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    ok |= std::uint32_t{(differs >> (16 * j) & 0xffff) == 0} << j;
+  }
+  return ok;
+}
+
 // hash_group computes the tags of messages[0, n) (n <= 4), whose keystream starts at
-// registers first_vector[0, n) and whose E(J0)s are the register at `e_j0s`.
+// registers first_vector[0, n) and whose E(J0)s are the register at `e_j0s`: sealing stores
+// them, opening returns their verdicts (see gcm_vaes_open).
 template <bool Sealing>
-WS_GCM_INLINE void hash_group(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t n,
-                              const std::uint8_t* keystream, const std::size_t* first_vector,
-                              const std::uint8_t* e_j0s) noexcept {
+WS_GCM_INLINE std::uint32_t hash_group(const GcmVaesKey& key, GcmVaesMessage* messages,
+                                       std::size_t n, const std::uint8_t* keystream,
+                                       const std::size_t* first_vector, const std::uint8_t* e_j0s,
+                                       std::size_t tag_len) noexcept {
   __m512i hashes = _mm512_setzero_si512();  // lane j: message j's hash without its length
   __m512i lengths = _mm512_setzero_si512();
   for (std::size_t j = 0; j < n; ++j) {
@@ -278,11 +301,19 @@ WS_GCM_INLINE void hash_group(const GcmVaesKey& key, GcmVaesMessage* messages, s
   Sum512 s;
   multiply_add(s, lengths, _mm512_maskz_broadcast_i32x4(0xffff, load_power(key, 1)));
   hashes = _mm512_xor_si512(hashes, reduce_512(s));
-  store_tags(_mm512_xor_si512(byte_reverse_512(hashes), _mm512_load_si512(e_j0s)), messages, n);
+  const __m512i tags = _mm512_xor_si512(byte_reverse_512(hashes), _mm512_load_si512(e_j0s));
+  if constexpr (Sealing) {
+    store_tags(tags, messages, n);
+    return 0;
+  } else {
+    return verdicts(tags, messages, n, tag_len);
+  }
 }
 
+// run seals or opens the messages; opening returns the verdicts.
 template <int R, bool Sealing>
-void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
+std::uint32_t run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
+                  std::size_t tag_len) noexcept {
   alignas(64) std::uint8_t keystream[kKeystreamVectors * kVector];
   std::size_t first_vector[kGcmVaesMaxMessages];
   std::size_t vectors = 0;
@@ -305,16 +336,22 @@ void run(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noe
     encrypt_vectors<R, decltype(n)::value>(rk, keystream + kVector * v);
   });
 
+  std::uint32_t ok = 0;
   for (std::size_t i = 0; i < count; i += 4) {
-    hash_group<Sealing>(key, messages + i, std::min<std::size_t>(4, count - i), keystream,
-                        first_vector + i, keystream + kBlock * i);
+    ok |= hash_group<Sealing>(key, messages + i, std::min<std::size_t>(4, count - i), keystream,
+                              first_vector + i, keystream + kBlock * i, tag_len)
+          << i;
   }
   wipe_keystream(keystream, vectors);
+  return ok;
 }
 
 template <bool Sealing>
-void run_rounds(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
-  with_rounds(key.rounds, [&](auto r) { run<decltype(r)::value, Sealing>(key, messages, count); });
+std::uint32_t run_rounds(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
+                         std::size_t tag_len) noexcept {
+  return with_rounds(key.rounds, [&](auto r) {
+    return run<decltype(r)::value, Sealing>(key, messages, count, tag_len);
+  });
 }
 
 }  // namespace
@@ -350,11 +387,12 @@ void gcm_vaes_init(GcmVaesKey& key, const std::uint8_t* aes_key, std::size_t key
 }
 
 void gcm_vaes_seal(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
-  run_rounds</*Sealing=*/true>(key, messages, count);
+  run_rounds</*Sealing=*/true>(key, messages, count, /*tag_len=*/16);
 }
 
-void gcm_vaes_open(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept {
-  run_rounds</*Sealing=*/false>(key, messages, count);
+std::uint32_t gcm_vaes_open(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
+                            std::size_t tag_len) noexcept {
+  return run_rounds</*Sealing=*/false>(key, messages, count, tag_len);
 }
 
 }  // namespace wireseal::crypto::detail

@@ -43,9 +43,9 @@ struct GcmVaesKey {
 };
 
 // GcmVaesMessage is one message of a call. The nonce is 12 bytes (the counter starts at
-// nonce || 1). `in` and `out` are `len` bytes and either the same buffer or disjoint. The
-// kernel writes the whole 16-byte tag to `tag`: the tag when sealing, the expected tag when
-// opening (the caller compares the bytes it uses).
+// nonce || 1). `in` and `out` are `len` bytes and either the same buffer or disjoint. Sealing
+// writes the whole 16-byte tag to `tag`; opening compares the computed tag with the tag_len
+// bytes at `received_tag`.
 struct GcmVaesMessage {
   const std::uint8_t* nonce;
   const std::uint8_t* aad;
@@ -53,16 +53,23 @@ struct GcmVaesMessage {
   const std::uint8_t* in;
   std::uint8_t* out;
   std::size_t len;
-  std::uint8_t tag[16];
+  union {
+    std::uint8_t tag[16];              // sealing
+    const std::uint8_t* received_tag;  // opening
+  };
 };
 
 // gcm_vaes_init expands a 16-, 24- or 32-byte AES key (std::invalid_argument otherwise).
 void gcm_vaes_init(GcmVaesKey& key, const std::uint8_t* aes_key, std::size_t key_len);
 
 // gcm_vaes_seal encrypts and authenticates `count` (1..kGcmVaesMaxMessages) messages, each one
-// for which gcm_vaes_fits holds; gcm_vaes_open authenticates (reading the ciphertext before it
-// is overwritten) and decrypts them, leaving the expected tags for the caller to compare.
+// for which gcm_vaes_fits holds. gcm_vaes_open authenticates them (reading the ciphertext
+// before it is overwritten) and decrypts them, and returns the verdicts: bit i is set when
+// message i's received tag equals the first `tag_len` (1..16) bytes of the computed one. The
+// comparison is constant time, and the computed tags never leave registers. The caller must
+// discard the text of a message that failed.
 void gcm_vaes_seal(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept;
-void gcm_vaes_open(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count) noexcept;
+std::uint32_t gcm_vaes_open(const GcmVaesKey& key, GcmVaesMessage* messages, std::size_t count,
+                            std::size_t tag_len) noexcept;
 
 }  // namespace wireseal::crypto::detail
