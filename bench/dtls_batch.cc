@@ -17,7 +17,7 @@ using namespace dtls_bench;
 constexpr std::size_t kBatch = 8;
 // 64 to 256 bytes: where AES-GCM batches run on the multi-message kernel (x86 with VAES);
 // longer GCM records are sealed one by one inside the batch.
-constexpr std::size_t kBatchSizes[] = {64, 128, 256, 1400, 8192};
+constexpr std::size_t kBatchSizes[] = {64, 100, 128, 256, 1400, 8192};
 
 constexpr CipherCase kBatchCases[] = {
     {"aes128gcm", dtls::RecordCipher::kAes128Gcm, false},

@@ -38,8 +38,9 @@ constexpr Suite kSuites[] = {
 
 // The short profile's subset of suites with large grids (POSIX extended regexes over the
 // names); suites not listed run whole. dtls/: GCM, CCM, ChaCha20 and CBC-SHA256 (MtE) at 16,
-// 256, 1400 and 8192 bytes, and the batch rows at 1400. `--profile full` or any --filter runs
-// the whole grid (bench/dtls_record.cc, bench/dtls_batch.cc).
+// 256, 1400 and 8192 bytes, the batch rows at 256 and 1400, and GCM single and batched at
+// 100 bytes. `--profile full` or any --filter runs the whole grid (bench/dtls_record.cc,
+// bench/dtls_batch.cc).
 struct ShortSubset {
   std::string_view prefix;   // "dtls/": the names the subset applies to
   std::string_view pattern;  // which of them the short profile runs
@@ -47,13 +48,14 @@ struct ShortSubset {
 constexpr ShortSubset kShortSubsets[] = {
     {"dtls/",
      "^dtls/(aes128gcm|aes128ccm|chacha20poly1305|aes128cbcsha256)_(encrypt|decrypt)/[a-z]+/"
-     "(16|256|1400|8192)$|^dtls/[a-z0-9]+_encrypt_batch8/[a-z]+/(256|1400)$|^dtls/handshake_"},
+     "(16|256|1400|8192)$|^dtls/[a-z0-9]+_encrypt_batch8/[a-z]+/(256|1400)$|"
+     "^dtls/aes128gcm_encrypt(_batch8)?/[a-z]+/100$|^dtls/handshake_"},
     // srtp/: the two profiles that matter (AES-CM-128/HMAC-SHA1-80, AES-128-GCM) protected
-    // single and batched at 100, 1200 and 1400 bytes, unprotected at 1200, SRTCP both ways at
-    // 100 bytes, and the IV build.
+    // single and batched at 100, 1200 and 1400 bytes, unprotected at 100 and 1200, SRTCP both
+    // ways at 100 bytes, and the IV build.
     {"srtp/",
      "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_protect(_batch16)?/[a-z]+/(100|1200|1400)$|"
-     "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_unprotect(_batch16)?/[a-z]+/1200$|"
+     "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_unprotect(_batch16)?/[a-z]+/(100|1200)$|"
      "^srtp/(aes128cm_sha1_80|aead_aes128gcm)_rtcp_(un)?protect(_batch16)?/[a-z]+/100$|"
      "^srtp/generate_counter/"},
     // smb/: everything at 1 KB and 64 KB (the 1 MB rows take seconds each; --profile full).
