@@ -319,19 +319,123 @@ void gather(std::span<const std::uint8_t> header, std::span<const std::uint8_t> 
 
 // mask_message_end keeps byte j of `buf` when j + 1 < end, makes it 0x80 when j + 1 == end and
 // zero after: end (secret, at most block + 1) is where the message stops in this block, plus
-// one. The masks are the 16-bit forms of common/ct.h, so the loop vectorises eight bytes'
-// masks to a 128-bit step (SSE2, NEON); byte by byte, and even in 32-bit lanes, it was most of
-// the constant-time MAC's cost over the 256-byte padding window.
-void mask_message_end(std::uint8_t* buf, std::size_t block, std::uint32_t end) noexcept {
+// one. The masks are common/ct.h's narrowest forms that hold block + 1, so the loop vectorises
+// to whole vector steps (16 bytes a 128-bit step for 64-byte blocks, eight for 128-byte ones);
+// byte by byte, and even in 32-bit lanes, it was most of the constant-time MAC's cost over
+// the 256-byte padding window.
+template <std::size_t Block>
+[[gnu::always_inline]] inline void mask_message_end(std::uint8_t* buf, std::uint32_t end) noexcept {
   using wireseal::detail::ct_mask_eq_u16;
+  using wireseal::detail::ct_mask_eq_u8;
   using wireseal::detail::ct_mask_lt_u16;
-  const auto e = static_cast<std::uint16_t>(end);
-  for (std::size_t j = 0; j < block; ++j) {
-    const auto position = static_cast<std::uint16_t>(j + 1);
-    const auto in_message = static_cast<std::uint8_t>(ct_mask_lt_u16(position, e));
-    const auto at_end = static_cast<std::uint8_t>(ct_mask_eq_u16(position, e));
+  using wireseal::detail::ct_mask_lt_u8;
+  for (std::size_t j = 0; j < Block; ++j) {
+    std::uint8_t in_message;
+    std::uint8_t at_end;
+    if constexpr (Block < 127) {
+      const auto position = static_cast<std::uint8_t>(j + 1);
+      const auto e = static_cast<std::uint8_t>(end);
+      in_message = ct_mask_lt_u8(position, e);
+      at_end = ct_mask_eq_u8(position, e);
+    } else {
+      const auto position = static_cast<std::uint16_t>(j + 1);
+      const auto e = static_cast<std::uint16_t>(end);
+      in_message = static_cast<std::uint8_t>(ct_mask_lt_u16(position, e));
+      at_end = static_cast<std::uint8_t>(ct_mask_eq_u16(position, e));
+    }
     buf[j] = static_cast<std::uint8_t>((buf[j] & in_message) | (0x80 & at_end));
   }
+}
+
+// PaddedInner is compute_secret_length's inner message after the key's ipad block:
+//
+//     header || data[0, secret_len) || 0x80 || zeros || bit length (8 or 16 bytes)
+//     |<------------ m = header.size() + secret_len ---------->|
+//
+// with the secret m, the secret index of its final block, and the bit length's last eight
+// bytes (the higher ones of SHA-384/512's 16-byte field are zero).
+struct PaddedInner {
+  std::span<const std::uint8_t> header;
+  std::span<const std::uint8_t> data;
+  std::size_t m;            // secret
+  std::size_t final_block;  // secret
+  std::uint8_t length_bytes[8];
+};
+
+// prepare_block fills buf with block `index` of the padded inner message from public positions,
+// masked: message bytes before the message's end, 0x80 at it, zeros after, and the length in
+// the last bytes of the final block. Returns 0xff for the final block, else 0.
+// (Inline, so that it is compiled for the vector clone that calls it.)
+template <std::size_t Block>
+[[gnu::always_inline]] inline std::uint8_t prepare_block(const PaddedInner& p, std::size_t index,
+                                                         std::uint8_t* buf) noexcept {
+  using wireseal::detail::ct_mask_eq;
+  using wireseal::detail::ct_mask_lt;
+  using wireseal::detail::ct_select;
+  const std::size_t base = index * Block;
+  const std::size_t header_len = p.header.size();
+  if (base >= header_len && base - header_len + Block <= p.data.size()) {
+    std::memcpy(buf, p.data.data() + (base - header_len), Block);  // most blocks: one copy
+  } else {
+    gather(p.header, p.data, base, Block, buf);
+  }
+  // end = m - base clamped to [0, Block + 1] and shifted by one, so that it is never
+  // negative: byte j is message when j + 1 < end, the 0x80 byte when j + 1 == end.
+  const std::size_t before = ct_mask_lt(p.m, base);
+  const std::size_t past = ct_mask_lt(base + Block, p.m + 1);
+  const auto end =
+      static_cast<std::uint32_t>(ct_select(before, 0, ct_select(past, Block + 1, p.m - base + 1)));
+  mask_message_end<Block>(buf, end);
+  const auto is_final =
+      static_cast<std::uint8_t>(ct_mask_eq(wireseal::detail::value_barrier(index), p.final_block));
+  for (std::size_t j = 0; j < 8; ++j) {
+    buf[Block - 8 + j] =
+        static_cast<std::uint8_t>(buf[Block - 8 + j] | (p.length_bytes[j] & is_final));
+  }
+  return is_final;
+}
+
+// NativeKernels are the native kernels for one hash: `keep`, when set, compresses several
+// blocks and keeps the state after a masked one without leaving the kernel.
+struct NativeKernels {
+  detail::ShaKernels::Compress compress;
+  detail::ShaKernels::CompressKeep keep;  // or null
+  std::size_t words;                      // of the chaining value: 5 or 8
+};
+
+// hash_masked_blocks_native runs blocks [first, last] of the padded inner message through
+// the native kernels from chaining value h and ORs the chaining value after the final block
+// into `kept` (zero on entry). The chain stays in its 32-bit words: converting to and from
+// Chain around every block stalled on store forwarding. Blocks are built ahead, up to eight
+// at a time, and with a `keep` kernel hashed in one call whose state stays in registers
+// (block by block, each call's state round trip cost about a fifth of the compression). One
+// call per record, so that the AVX2 clone's vector masks cost one dispatch.
+WS_CT_VECTOR_CLONES
+void hash_masked_blocks_native(const NativeKernels& k, const PaddedInner& p, std::size_t first,
+                               std::size_t last, std::uint32_t* h, std::uint32_t* kept) noexcept {
+  constexpr std::size_t kAhead = 8;
+  alignas(16) std::uint8_t blocks[kAhead * 64];
+  std::uint32_t keep[kAhead];
+  std::size_t built = 0;  // how much of `blocks` to wipe
+  for (std::size_t i = first; i <= last;) {
+    const std::size_t n = std::min(kAhead, last - i + 1);
+    for (std::size_t b = 0; b < n; ++b) {
+      keep[b] = 0u - (prepare_block<64>(p, i + b, blocks + 64 * b) & 1u);
+    }
+    if (k.keep != nullptr) {
+      k.keep(h, blocks, n, keep, kept);
+    } else {
+      for (std::size_t b = 0; b < n; ++b) {
+        k.compress(h, blocks + 64 * b, 1);
+        for (std::size_t w = 0; w < k.words; ++w) {
+          kept[w] |= h[w] & keep[b];
+        }
+      }
+    }
+    built = std::max(built, n);
+    i += n;
+  }
+  wireseal::detail::wipe_small(blocks, 64 * built);
 }
 
 // outer_digest finishes HMAC from the inner hash's final chaining value: the outer hash of
@@ -360,30 +464,22 @@ void outer_digest(HashAlgorithm hash, detail::ShaKernels::Compress native, const
 
 }  // namespace
 
-//   inner message (after the key's ipad block, already absorbed):
-//
-//     header || data[0, secret_len) || 0x80 || zeros || bit length (8 or 16 bytes)
-//     |<------------ m = header.size() + secret_len ---------->|
-//
 // Blocks wholly before header.size() + min_len hold message bytes whatever secret_len is:
 // they are hashed as they are. Every later block up to the last one the longest message
-// could need is built byte by byte with masks (message byte, 0x80, zero, or length byte) and
-// hashed too; the chaining value after the block that really is final is kept by mask.
+// could need is built with masks (message byte, 0x80, zero, or length byte; see PaddedInner)
+// and hashed too; the chaining value after the block that really is final is kept by mask.
 void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
                                  std::span<const std::uint8_t> data, std::size_t secret_len,
                                  std::size_t min_len, std::span<std::uint8_t> out) const noexcept {
-  using wireseal::detail::ct_mask_eq;
-  using wireseal::detail::ct_mask_lt;
-  using wireseal::detail::ct_select;
   const std::size_t block = block_length(hash_);
   const std::size_t length_field = block == 128 ? 16 : 8;
   const std::size_t header_len = header.size();
   const std::size_t total = header_len + data.size();  // public: the longest message
-  const std::size_t m = header_len + secret_len;       // secret: the real message
   const auto blocks_for = [&](std::size_t len) { return (len + length_field + block) / block; };
+  PaddedInner p{header, data, header_len + secret_len, 0, {}};
+  p.final_block = blocks_for(p.m) - 1;
   const std::size_t first_variable = (header_len + min_len) / block;
   const std::size_t last_possible = blocks_for(total) - 1;
-  const std::size_t final_block = blocks_for(m) - 1;  // secret
 
   Chain chain = chain_of(hash_, inner_);
   std::uint8_t buf[128];
@@ -399,50 +495,22 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   }
 
   // The bit length of the inner message, ipad block included, big-endian in the last bytes.
-  const std::uint64_t bits = (std::uint64_t{block} + m) * 8;
-  std::uint8_t length_bytes[8];
+  const std::uint64_t bits = (std::uint64_t{block} + p.m) * 8;
   for (std::size_t j = 0; j < 8; ++j) {
-    length_bytes[j] = static_cast<std::uint8_t>(bits >> (56 - 8 * j));
+    p.length_bytes[j] = static_cast<std::uint8_t>(bits >> (56 - 8 * j));
   }
-  // prepare_block fills buf with block i of the padded inner message from public positions,
-  // masked: message bytes before the message's end, 0x80 at it, zeros after, and the length
-  // in the last bytes of the final block. Returns 0xff for the final block, else 0.
-  const auto prepare_block = [&](std::size_t index) noexcept {
-    const std::size_t base = index * block;
-    gather(header, data, base, block, buf);
-    // end = m - base clamped to [0, block + 1] and shifted by one, so that it is never
-    // negative: byte j is message when j + 1 < end, the 0x80 byte when j + 1 == end.
-    const std::size_t before = ct_mask_lt(m, base);
-    const std::size_t past = ct_mask_lt(base + block, m + 1);
-    const auto end =
-        static_cast<std::uint32_t>(ct_select(before, 0, ct_select(past, block + 1, m - base + 1)));
-    mask_message_end(buf, block, end);
-    const auto is_final =
-        static_cast<std::uint8_t>(ct_mask_eq(wireseal::detail::value_barrier(index), final_block));
-    for (std::size_t j = 0; j < 8; ++j) {
-      buf[block - 8 + j] =
-          static_cast<std::uint8_t>(buf[block - 8 + j] | (length_bytes[j] & is_final));
-    }
-    return is_final;
-  };
   Chain final_chain;
   const std::size_t words = chain_words(hash_);
-  if (compress_ != nullptr) {
-    // The native kernels keep 32-bit words: the chain stays in them across the blocks, since
-    // converting to and from Chain around every call stalled on store forwarding.
+  if (compress_ != nullptr && i <= last_possible) {
     std::uint32_t h[8];
     std::uint32_t kept[8] = {};
     for (std::size_t w = 0; w < words; ++w) {
       h[w] = static_cast<std::uint32_t>(chain.w[w]);
     }
-    for (; i <= last_possible; ++i) {
-      const std::uint8_t is_final = prepare_block(i);
-      compress_(h, buf, 1);
-      const std::uint32_t keep = 0u - (is_final & 1u);
-      for (std::size_t w = 0; w < words; ++w) {
-        kept[w] |= h[w] & keep;
-      }
-    }
+    const detail::ShaKernels& table = detail::native_sha_kernels();
+    const NativeKernels kernels{
+        compress_, hash_ == HashAlgorithm::kSha1 ? table.sha1_keep : table.sha256_keep, words};
+    hash_masked_blocks_native(kernels, p, i, last_possible, h, kept);
     for (std::size_t w = 0; w < words; ++w) {
       final_chain.w[w] = kept[w];
     }
@@ -450,7 +518,8 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
     wireseal::detail::wipe_small(kept, sizeof(kept));
   } else {
     for (; i <= last_possible; ++i) {
-      const std::uint8_t is_final = prepare_block(i);
+      const std::uint8_t is_final =
+          block == 128 ? prepare_block<128>(p, i, buf) : prepare_block<64>(p, i, buf);
       compress(hash_, compress_, chain, buf, 1);
       const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
       for (std::size_t w = 0; w < words; ++w) {

@@ -14,6 +14,7 @@
 //  - one result: padding and MAC failures are indistinguishable (both kAuthFailed).
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "common/bytes.h"
 #include "common/ct.h"
@@ -46,11 +47,15 @@ std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
   return bad;
 }
 
-// extract_mac copies data[mac_start, mac_start + mac_len) into `out` without a memory access
+// copy_mac_rows copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
-WS_CT_VECTOR_CLONES
-void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std::size_t mac_len,
-                 std::size_t scan_start, std::uint8_t* out) noexcept {
+// MacLen is std::size_t, or a std::integral_constant for the digest sizes in use, so that
+// their rows are whole vector steps (inline: compiled into extract_mac's clones).
+template <class MacLen>
+[[gnu::always_inline]] inline void copy_mac_rows(std::span<const std::uint8_t> data,
+                                                 std::size_t mac_start, MacLen mac_len,
+                                                 std::size_t scan_start,
+                                                 std::uint8_t* out) noexcept {
   // Scan in rows of mac_len bytes: byte j of every row lands in rotated[j], under a mask that
   // says whether it belongs to the MAC. Positions are relative to scan_start (the window is at
   // most mac_len + 256 bytes, below 2^15) so the masks are the 16-bit forms, which vectorise.
@@ -59,8 +64,7 @@ void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std:
   const std::size_t window = data.size() - scan_start;
   const auto start = static_cast<std::uint16_t>(mac_start - scan_start);  // secret
   const auto stop = static_cast<std::uint16_t>(start + mac_len);
-  for (std::size_t row = 0; row < window; row += mac_len) {
-    const std::size_t n = std::min(mac_len, window - row);
+  const auto scan_row = [&](std::size_t row, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j) {
       const auto pos = static_cast<std::uint16_t>(row + j);
       const auto in_mac =
@@ -68,7 +72,12 @@ void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std:
       rotated[j] = static_cast<std::uint8_t>(rotated[j] | (data[scan_start + row + j] & in_mac));
       rotate_offset = static_cast<std::uint16_t>(rotate_offset | (j & ct_mask_eq_u16(pos, start)));
     }
+  };
+  std::size_t row = 0;
+  for (; row + mac_len <= window; row += mac_len) {
+    scan_row(row, mac_len);  // whole rows: a constant count when MacLen is
   }
+  scan_row(row, window - row);
   // Rotate left by rotate_offset one bit of the offset at a time. The buffer holds two copies
   // so that index k + shift never wraps (no division, and the indices are public).
   std::uint8_t twice[2 * crypto::kMaxDigestLength];
@@ -81,6 +90,26 @@ void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std:
     }
   }
   std::memcpy(out, rotated, mac_len);
+}
+
+// extract_mac is copy_mac_rows, with the MAC sizes of the DTLS suites (SHA-1, SHA-256,
+// SHA-384) as constants.
+WS_CT_VECTOR_CLONES
+void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std::size_t mac_len,
+                 std::size_t scan_start, std::uint8_t* out) noexcept {
+  switch (mac_len) {
+    case 20:
+      return copy_mac_rows(data, mac_start, std::integral_constant<std::size_t, 20>{}, scan_start,
+                           out);
+    case 32:
+      return copy_mac_rows(data, mac_start, std::integral_constant<std::size_t, 32>{}, scan_start,
+                           out);
+    case 48:
+      return copy_mac_rows(data, mac_start, std::integral_constant<std::size_t, 48>{}, scan_start,
+                           out);
+    default:
+      return copy_mac_rows(data, mac_start, mac_len, scan_start, out);
+  }
 }
 
 }  // namespace

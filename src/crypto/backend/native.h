@@ -80,10 +80,17 @@ struct ShaKernels {
                               const std::uint8_t* const* blocks) noexcept;
   using CompressX16 = void (*)(std::uint32_t* state, const std::uint8_t* const* blocks,
                                std::uint32_t active) noexcept;
+  // CompressKeep is Compress that also ORs the state after block b, masked by keep[b], into
+  // `kept` (the constant-time MAC-then-encrypt check's secret final block).
+  using CompressKeep = void (*)(std::uint32_t* state, const std::uint8_t* blocks,
+                                std::size_t num_blocks, const std::uint32_t* keep,
+                                std::uint32_t* kept) noexcept;
   Compress sha1 = nullptr;
+  CompressKeep sha1_keep = nullptr;  // optional even with sha1
   CompressX2 sha1_x2 = nullptr;
   CompressX16 sha1_x16 = nullptr;
   Compress sha256 = nullptr;
+  CompressKeep sha256_keep = nullptr;  // optional even with sha256
   CompressX2 sha256_x2 = nullptr;
   CompressX16 sha256_x16 = nullptr;
   HmacLanes lanes = HmacLanes::kPairs;  // kSixteen only when the _x16 members are set

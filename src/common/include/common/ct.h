@@ -74,6 +74,18 @@ inline std::uint16_t ct_mask_eq_u16(std::uint16_t a, std::uint16_t b) noexcept {
   return static_cast<std::uint16_t>(ct_mask_ge_u16(a, b) & ct_mask_ge_u16(b, a));
 }
 
+// 8-bit forms, for byte loops over positions and counts below 2^7 (a 64-byte block's): a
+// whole byte lane each, so 32 bytes per AVX2 step.
+inline std::uint8_t ct_mask_lt_u8(std::uint8_t a, std::uint8_t b) noexcept {
+  return static_cast<std::uint8_t>(0 - (static_cast<std::uint8_t>(a - b) >> 7));
+}
+inline std::uint8_t ct_mask_ge_u8(std::uint8_t a, std::uint8_t b) noexcept {
+  return static_cast<std::uint8_t>(~ct_mask_lt_u8(a, b));
+}
+inline std::uint8_t ct_mask_eq_u8(std::uint8_t a, std::uint8_t b) noexcept {
+  return static_cast<std::uint8_t>(ct_mask_ge_u8(a, b) & ct_mask_ge_u8(b, a));
+}
+
 // value_barrier returns `x` unchanged but hides where it came from, so the optimiser cannot
 // fuse it with a secret into a new induction variable and branch on the result (seen: a
 // loop counter rewritten in terms of a secret block index). Constant-time validation runs

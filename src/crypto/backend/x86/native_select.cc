@@ -149,8 +149,10 @@ ShaKernels choose_sha_kernels() noexcept {
     return k;  // no single-lane kernel: HMAC is OpenSSL's, batches included
   }
   k.sha1 = sha1_compress_ni;  // sha*_ni.cc are built with -msha -msse4.1
+  k.sha1_keep = sha1_compress_ni_keep;
   k.sha1_x2 = sha1_compress_ni_x2;
   k.sha256 = sha256_compress_ni;
+  k.sha256_keep = sha256_compress_ni_keep;
   k.sha256_x2 = sha256_compress_ni_x2;
   k.name = "sha-ni";
   k.lanes = chosen_lanes(cpu);

@@ -34,7 +34,7 @@ inline void store_state(const Lane& l, std::uint32_t* state) noexcept {
 }
 
 template <int G>
-inline void group(Lane& l, const std::uint8_t* block) noexcept {
+[[gnu::always_inline]] inline void group(Lane& l, const std::uint8_t* block) noexcept {
   constexpr int kFunc = G / 5;
   constexpr int cur = G % 4;
   constexpr int x = G % 2;  // E register used by this group; the other one saves ABCD
@@ -70,8 +70,8 @@ inline void group(Lane& l, const std::uint8_t* block) noexcept {
 // compress_lanes runs all 20 groups, group by group across the N lanes, so that each group's
 // instructions for different lanes are independent and overlap in the pipeline.
 template <int N, int... G>
-inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
-                           std::integer_sequence<int, G...>) noexcept {
+[[gnu::always_inline]] inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
+                                                  std::integer_sequence<int, G...>) noexcept {
   (
       [&] {
         for (int i = 0; i < N; ++i) {
@@ -104,6 +104,24 @@ void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks,
     compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 20>{});
   }
   store_state(lane, state);
+}
+
+void sha1_compress_ni_keep(std::uint32_t state[5], const std::uint8_t* blocks,
+                           std::size_t num_blocks, const std::uint32_t* keep,
+                           std::uint32_t kept[5]) noexcept {
+  Lane lane;
+  load_state(lane, state);
+  Lane held;  // the kept state, in the same layout (masking commutes with it)
+  load_state(held, kept);
+  for (std::size_t b = 0; b < num_blocks; ++b) {
+    const std::uint8_t* block = blocks + 64 * b;
+    compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 20>{});
+    const __m128i mask = _mm_set1_epi32(static_cast<int>(keep[b]));
+    held.abcd = _mm_or_si128(held.abcd, _mm_and_si128(lane.abcd, mask));
+    held.e[0] = _mm_or_si128(held.e[0], _mm_and_si128(lane.e[0], mask));
+  }
+  store_state(lane, state);
+  store_state(held, kept);
 }
 
 void sha1_compress_ni_x2(std::uint32_t* const states[2],

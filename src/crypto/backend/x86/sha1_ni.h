@@ -13,6 +13,13 @@ namespace wireseal::crypto::detail {
 void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks,
                       std::size_t num_blocks) noexcept;
 
+// sha1_compress_ni_keep is sha1_compress_ni that also ORs the state after block b, masked by
+// keep[b] (all ones or zero), into `kept` (h0..h4), without leaving the kernel between blocks
+// (see sha256_compress_ni_keep).
+void sha1_compress_ni_keep(std::uint32_t state[5], const std::uint8_t* blocks,
+                           std::size_t num_blocks, const std::uint32_t* keep,
+                           std::uint32_t kept[5]) noexcept;
+
 // sha1_compress_ni_x2 compresses one block for each of 2 independent states at once:
 // SHA1RNDS4 has a long latency, and the second lane fills the gaps.
 void sha1_compress_ni_x2(std::uint32_t* const states[2],

@@ -3,7 +3,8 @@
 // The state lives as ABEF / CDGH in two registers (the layout SHA256RNDS2 wants). The 64
 // rounds run as 16 groups of four: two SHA256RNDS2 per group, each taking two K+W words. The
 // message schedule for group h+4 is built in groups h+1 (msg1) and h+3 (alignr, add, msg2),
-// in one of four rotating registers. Groups are templates so indices are constants.
+// in one of four rotating registers. Groups are templates so indices are constants, and forced
+// inline: out of line, the state would go through memory between blocks.
 #include "backend/x86/sha256_ni.h"
 
 #include <immintrin.h>
@@ -40,7 +41,7 @@ inline void store_state(const Lane& l, std::uint32_t* state) noexcept {
 }
 
 template <int G>
-inline void group(Lane& l, const std::uint8_t* block) noexcept {
+[[gnu::always_inline]] inline void group(Lane& l, const std::uint8_t* block) noexcept {
   constexpr int cur = G % 4;
   if constexpr (G < 4) {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
@@ -71,8 +72,8 @@ inline void group(Lane& l, const std::uint8_t* block) noexcept {
 }
 
 template <int N, int... G>
-inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
-                           std::integer_sequence<int, G...>) noexcept {
+[[gnu::always_inline]] inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
+                                                  std::integer_sequence<int, G...>) noexcept {
   (
       [&] {
         for (int i = 0; i < N; ++i) {
@@ -93,6 +94,24 @@ void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks,
     compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 16>{});
   }
   store_state(lane, state);
+}
+
+void sha256_compress_ni_keep(std::uint32_t state[8], const std::uint8_t* blocks,
+                             std::size_t num_blocks, const std::uint32_t* keep,
+                             std::uint32_t kept[8]) noexcept {
+  Lane lane;
+  load_state(lane, state);
+  Lane held;  // the kept state, in the same ABEF / CDGH layout (masking commutes with it)
+  load_state(held, kept);
+  for (std::size_t b = 0; b < num_blocks; ++b) {
+    const std::uint8_t* block = blocks + 64 * b;
+    compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 16>{});
+    const __m128i mask = _mm_set1_epi32(static_cast<int>(keep[b]));
+    held.state0 = _mm_or_si128(held.state0, _mm_and_si128(lane.state0, mask));
+    held.state1 = _mm_or_si128(held.state1, _mm_and_si128(lane.state1, mask));
+  }
+  store_state(lane, state);
+  store_state(held, kept);
 }
 
 void sha256_compress_ni_x2(std::uint32_t* const states[2],
