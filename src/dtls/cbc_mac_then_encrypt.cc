@@ -47,6 +47,54 @@ std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
   return bad;
 }
 
+// rotate_bytes writes rotated[0, mac_len) rotated left by `offset` (secret, below mac_len) to
+// `out`: one bit of the offset at a time, each step a masked choice between the bytes and
+// the bytes rotated by a public amount. The buffer holds two copies so that index k + shift
+// never wraps (no division, and the indices are public).
+inline void rotate_bytes(std::uint8_t (&rotated)[crypto::kMaxDigestLength], std::size_t mac_len,
+                         std::uint16_t offset, std::uint8_t* out) noexcept {
+  std::uint8_t twice[2 * crypto::kMaxDigestLength];
+  for (std::size_t shift = 1, bit = 0; shift < mac_len; shift <<= 1, ++bit) {
+    const auto mask = static_cast<std::uint8_t>(0 - ((offset >> bit) & 1));
+    std::memcpy(twice, rotated, mac_len);
+    std::memcpy(twice + mac_len, rotated, mac_len);
+    for (std::size_t k = 0; k < mac_len; ++k) {
+      rotated[k] = static_cast<std::uint8_t>((twice[k + shift] & mask) | (twice[k] & ~mask));
+    }
+  }
+  std::memcpy(out, rotated, mac_len);
+}
+
+// rotate_words is rotate_bytes for a MAC of W 64-bit words (SHA-256, SHA-384), in registers:
+// each step's rotation by a public byte count is word moves and funnel shifts. (The byte form
+// reloads the bytes it just stored at another offset, a store-forwarding stall per step, about
+// as long as the whole scan.)
+template <std::size_t W>
+inline void rotate_words(const std::uint8_t* rotated, std::uint16_t offset,
+                         std::uint8_t* out) noexcept {
+  std::uint64_t w[W];
+  for (std::size_t i = 0; i < W; ++i) {
+    w[i] = load_le64(rotated + 8 * i);
+  }
+  for (std::size_t shift = 1, bit = 0; shift < 8 * W; shift <<= 1, ++bit) {
+    const std::uint64_t mask = 0 - static_cast<std::uint64_t>((offset >> bit) & 1);
+    const std::size_t words = shift / 8;
+    const std::size_t bits = 8 * (shift % 8);
+    std::uint64_t r[W];
+    for (std::size_t i = 0; i < W; ++i) {
+      const std::uint64_t lo = w[(i + words) % W];
+      const std::uint64_t hi = w[(i + words + 1) % W];
+      r[i] = bits == 0 ? lo : (lo >> bits) | (hi << (64 - bits));  // byte k gets byte k + shift
+    }
+    for (std::size_t i = 0; i < W; ++i) {
+      w[i] = (r[i] & mask) | (w[i] & ~mask);
+    }
+  }
+  for (std::size_t i = 0; i < W; ++i) {
+    store_le64(out + 8 * i, w[i]);
+  }
+}
+
 // copy_mac_rows copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
 // MacLen is std::size_t, or a std::integral_constant for the digest sizes in use, so that
@@ -78,18 +126,13 @@ template <class MacLen>
     scan_row(row, mac_len);  // whole rows: a constant count when MacLen is
   }
   scan_row(row, window - row);
-  // Rotate left by rotate_offset one bit of the offset at a time. The buffer holds two copies
-  // so that index k + shift never wraps (no division, and the indices are public).
-  std::uint8_t twice[2 * crypto::kMaxDigestLength];
-  for (std::size_t shift = 1, bit = 0; shift < mac_len; shift <<= 1, ++bit) {
-    const std::uint8_t mask = static_cast<std::uint8_t>(0 - ((rotate_offset >> bit) & 1));
-    std::memcpy(twice, rotated, mac_len);
-    std::memcpy(twice + mac_len, rotated, mac_len);
-    for (std::size_t k = 0; k < mac_len; ++k) {
-      rotated[k] = static_cast<std::uint8_t>((twice[k + shift] & mask) | (twice[k] & ~mask));
-    }
+  if constexpr (std::is_same_v<MacLen, std::size_t>) {
+    rotate_bytes(rotated, mac_len, rotate_offset, out);
+  } else if constexpr (MacLen::value % 8 == 0) {
+    rotate_words<MacLen::value / 8>(rotated, rotate_offset, out);
+  } else {
+    rotate_bytes(rotated, mac_len, rotate_offset, out);
   }
-  std::memcpy(out, rotated, mac_len);
 }
 
 // extract_mac is copy_mac_rows, with the MAC sizes of the DTLS suites (SHA-1, SHA-256,
