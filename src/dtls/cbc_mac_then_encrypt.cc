@@ -95,6 +95,16 @@ inline void rotate_words(const std::uint8_t* rotated, std::uint16_t offset,
   }
 }
 
+// in_words: a MAC of a constant size that is whole 64-bit words.
+template <class MacLen>
+constexpr bool in_words() noexcept {
+  if constexpr (std::is_same_v<MacLen, std::size_t>) {
+    return false;
+  } else {
+    return MacLen::value % 8 == 0;
+  }
+}
+
 // copy_mac_rows copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
 // MacLen is std::size_t, or a std::integral_constant for the digest sizes in use, so that
@@ -126,9 +136,7 @@ template <class MacLen>
     scan_row(row, mac_len);  // whole rows: a constant count when MacLen is
   }
   scan_row(row, window - row);
-  if constexpr (std::is_same_v<MacLen, std::size_t>) {
-    rotate_bytes(rotated, mac_len, rotate_offset, out);
-  } else if constexpr (MacLen::value % 8 == 0) {
+  if constexpr (in_words<MacLen>()) {
     rotate_words<MacLen::value / 8>(rotated, rotate_offset, out);
   } else {
     rotate_bytes(rotated, mac_len, rotate_offset, out);
