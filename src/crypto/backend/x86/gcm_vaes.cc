@@ -192,33 +192,17 @@ void write_text_counters(const std::uint8_t* nonce, std::uint8_t* p, std::size_t
 // crypt_and_absorb XORs `len` bytes of `in` with the keystream at `ks` into `out` and adds the
 // ciphertext to the hash (`out`'s bytes when sealing, `in`'s when opening) from the registers
 // themselves: reading back bytes just written by a masked store would stall on forwarding.
-//
-// With `ahead` set, the top 128-bit lane of `before` is one more block (a message's associated
-// data of one block) that the hash takes just before the text, in the same registers: each
-// register hashed is the previous register's last block and this one's first three
-// (VALIGNQ), so a 13-byte DTLS header and 100 bytes of text are two multiplications rather
-// than three. `powers` is then where that block's power starts.
 template <bool Sealing>
 WS_GCM_INLINE void crypt_and_absorb(Sum512& s, const std::uint8_t* powers, const std::uint8_t* ks,
-                                    const std::uint8_t* in, std::uint8_t* out, std::size_t len,
-                                    bool ahead, __m512i before) noexcept {
-  std::size_t off = 0;
-  for (; off < len; off += kVector) {
+                                    const std::uint8_t* in, std::uint8_t* out,
+                                    std::size_t len) noexcept {
+  for (std::size_t off = 0; off < len; off += kVector) {
     const __mmask64 m = bytes_mask(len - off);
     const __m512i x = _mm512_maskz_loadu_epi8(m, in + off);
     // The keystream past `len` is masked off: the hash must see the ciphertext zero-padded.
     const __m512i y = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(x, _mm512_load_si512(ks + off)));
     _mm512_mask_storeu_epi8(out + off, m, y);
-    const __m512i c = Sealing ? y : x;
-    const __m512i hashed = ahead ? _mm512_maskz_alignr_epi64(0xff, c, before, 6) : c;
-    multiply_add(s, byte_reverse_512(hashed), _mm512_loadu_si512(powers + off));
-    before = c;
-  }
-  // The block shifted out of the last register (or the block ahead alone, with no text)
-  // still needs hashing when the text filled that register.
-  if (ahead && (len + kBlock - 1) / kBlock % 4 == 0) {
-    const __m512i hashed = _mm512_maskz_alignr_epi64(0xff, _mm512_setzero_si512(), before, 6);
-    multiply_add(s, byte_reverse_512(hashed), _mm512_loadu_si512(powers + off));
+    multiply_add(s, byte_reverse_512(Sealing ? y : x), _mm512_loadu_si512(powers + off));
   }
 }
 
@@ -308,17 +292,10 @@ WS_GCM_INLINE std::uint32_t hash_group(const GcmVaesKey& key, GcmVaesMessage* me
   for (std::size_t j = 0; j < n; ++j) {
     GcmVaesMessage& m = messages[j];
     Sum512 s;
-    const std::size_t blocks = gcm_vaes_ghash_blocks(m.aad_len, m.len);
-    const std::uint8_t* ks = keystream + kVector * first_vector[j];
-    if (m.aad_len != 0 && m.aad_len <= kBlock) {  // one block: hashed in the text's registers
-      const __m512i aad = _mm512_maskz_loadu_epi8(bytes_mask(m.aad_len), m.aad);
-      crypt_and_absorb<Sealing>(s, key.powers[kGcmVaesMaxBlocks - blocks], ks, m.in, m.out, m.len,
-                                /*ahead=*/true, _mm512_maskz_shuffle_i64x2(0xff, aad, aad, 0));
-    } else {
-      const std::size_t exponent = absorb(s, key, m.aad, m.aad_len, blocks);
-      crypt_and_absorb<Sealing>(s, key.powers[kGcmVaesMaxBlocks - exponent], ks, m.in, m.out, m.len,
-                                /*ahead=*/false, _mm512_setzero_si512());
-    }
+    const std::size_t exponent =
+        absorb(s, key, m.aad, m.aad_len, gcm_vaes_ghash_blocks(m.aad_len, m.len));
+    crypt_and_absorb<Sealing>(s, key.powers[kGcmVaesMaxBlocks - exponent],
+                              keystream + kVector * first_vector[j], m.in, m.out, m.len);
     const auto lane = static_cast<__mmask16>(0xfu << (4 * j));
     hashes = _mm512_mask_broadcast_i32x4(hashes, lane, fold_lanes(reduce_512(s)));
     lengths = _mm512_mask_broadcast_i32x4(lengths, lane, length_block(m));
