@@ -395,24 +395,54 @@ template <std::size_t Block>
   return is_final;
 }
 
-// NativeKernels are the native kernels for one hash: `keep`, when set, compresses several
-// blocks and keeps the state after a masked one without leaving the kernel.
-struct NativeKernels {
+// sha1_compress_openssl and sha256_compress_openssl are OpenSSL's compression functions in the
+// native kernels' form (32-bit chaining words), for the masked blocks when the CPU has no
+// native kernel: the masked loop is then the same code whichever compression runs under it
+// (and it is what the valgrind check, which hides SHA-NI, runs).
+void sha1_compress_openssl(std::uint32_t* h, const std::uint8_t* blocks, std::size_t n) noexcept {
+  SHA_CTX x{};
+  x.h0 = h[0];
+  x.h1 = h[1];
+  x.h2 = h[2];
+  x.h3 = h[3];
+  x.h4 = h[4];
+  for (std::size_t i = 0; i < n; ++i) {
+    SHA1_Transform(&x, blocks + 64 * i);
+  }
+  const std::uint32_t out[5] = {x.h0, x.h1, x.h2, x.h3, x.h4};
+  std::copy(out, out + 5, h);
+  wireseal::detail::wipe_small(&x, sizeof(x));
+}
+
+void sha256_compress_openssl(std::uint32_t* h, const std::uint8_t* blocks, std::size_t n) noexcept {
+  SHA256_CTX x{};
+  std::copy(h, h + 8, x.h);
+  for (std::size_t i = 0; i < n; ++i) {
+    SHA256_Transform(&x, blocks + 64 * i);
+  }
+  std::copy(x.h, x.h + 8, h);
+  wireseal::detail::wipe_small(&x, sizeof(x));
+}
+
+// BlockKernels compress 64-byte blocks for one hash (SHA-1, SHA-224, SHA-256): `keep`, when
+// set, compresses several blocks and keeps the state after a masked one without leaving the
+// kernel.
+struct BlockKernels {
   detail::ShaKernels::Compress compress;
   detail::ShaKernels::CompressKeep keep;  // or null
   std::size_t words;                      // of the chaining value: 5 or 8
 };
 
-// hash_masked_blocks_native runs blocks [first, last] of the padded inner message through
-// the native kernels from chaining value h and ORs the chaining value after the final block
+// hash_masked_blocks runs blocks [first, last] of the padded inner message (64-byte blocks)
+// through `k` from chaining value h and ORs the chaining value after the final block
 // into `kept` (zero on entry). The chain stays in its 32-bit words: converting to and from
 // Chain around every block stalled on store forwarding. Blocks are built ahead, up to eight
 // at a time, and with a `keep` kernel hashed in one call whose state stays in registers
 // (block by block, each call's state round trip cost about a fifth of the compression). One
 // call per record, so that the AVX2 clone's vector masks cost one dispatch.
 WS_CT_VECTOR_CLONES
-void hash_masked_blocks_native(const NativeKernels& k, const PaddedInner& p, std::size_t first,
-                               std::size_t last, std::uint32_t* h, std::uint32_t* kept) noexcept {
+void hash_masked_blocks(const BlockKernels& k, const PaddedInner& p, std::size_t first,
+                        std::size_t last, std::uint32_t* h, std::uint32_t* kept) noexcept {
   constexpr std::size_t kAhead = 8;
   alignas(16) std::uint8_t blocks[kAhead * 64];
   std::uint32_t keep[kAhead];
@@ -501,25 +531,27 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   }
   Chain final_chain;
   const std::size_t words = chain_words(hash_);
-  if (compress_ != nullptr && i <= last_possible) {
+  if (block == 64) {
+    const detail::ShaKernels& table = detail::native_sha_kernels();
+    const bool sha1 = hash_ == HashAlgorithm::kSha1;
+    const BlockKernels kernels =
+        compress_ != nullptr
+            ? BlockKernels{compress_, sha1 ? table.sha1_keep : table.sha256_keep, words}
+            : BlockKernels{sha1 ? sha1_compress_openssl : sha256_compress_openssl, nullptr, words};
     std::uint32_t h[8];
     std::uint32_t kept[8] = {};
     for (std::size_t w = 0; w < words; ++w) {
       h[w] = static_cast<std::uint32_t>(chain.w[w]);
     }
-    const detail::ShaKernels& table = detail::native_sha_kernels();
-    const NativeKernels kernels{
-        compress_, hash_ == HashAlgorithm::kSha1 ? table.sha1_keep : table.sha256_keep, words};
-    hash_masked_blocks_native(kernels, p, i, last_possible, h, kept);
+    hash_masked_blocks(kernels, p, i, last_possible, h, kept);
     for (std::size_t w = 0; w < words; ++w) {
       final_chain.w[w] = kept[w];
     }
     wireseal::detail::wipe_small(h, sizeof(h));
     wireseal::detail::wipe_small(kept, sizeof(kept));
   } else {
-    for (; i <= last_possible; ++i) {
-      const std::uint8_t is_final =
-          block == 128 ? prepare_block<128>(p, i, buf) : prepare_block<64>(p, i, buf);
+    for (; i <= last_possible; ++i) {  // SHA-384 / SHA-512: 128-byte blocks, OpenSSL's
+      const std::uint8_t is_final = prepare_block<128>(p, i, buf);
       compress(hash_, compress_, chain, buf, 1);
       const std::uint64_t keep = std::uint64_t{0} - (is_final & 1u);
       for (std::size_t w = 0; w < words; ++w) {
