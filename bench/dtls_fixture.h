@@ -27,8 +27,8 @@ inline constexpr auto kType = dtls::ContentType::kApplicationData;
 
 // The pion/dtls #781 grid of record sizes, and 100 bytes, where the batch rows are compared
 // with these (bench/dtls_batch.cc).
-inline constexpr std::size_t kRecordSizes[] = {16,   64,   100,  128,  256,  512,
-                                               800,  1024, 1100, 1400, 4096, 8192};
+inline constexpr std::size_t kRecordSizes[] = {16,  64,   100,  128,  256,  512,
+                                               800, 1024, 1100, 1400, 4096, 8192};
 
 struct CipherCase {
   std::string_view name;  // operation prefix: "aes128gcm" -> aes128gcm_encrypt / _decrypt
