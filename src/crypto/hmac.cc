@@ -224,6 +224,46 @@ void Hmac::compute_batch(std::span<HmacJob> jobs) const noexcept {
 
 namespace {
 
+// sha1_compress_openssl and sha256_compress_openssl are OpenSSL's compression functions in the
+// native kernels' form (32-bit chaining words), for CPUs without a native kernel: every
+// 64-byte-block hash then runs through one interface, so the constant-time MAC's masked loop
+// is the same code whichever compression runs under it (and it is what the valgrind check,
+// which hides SHA-NI, runs).
+void sha1_compress_openssl(std::uint32_t* h, const std::uint8_t* blocks, std::size_t n) noexcept {
+  SHA_CTX x{};
+  x.h0 = h[0];
+  x.h1 = h[1];
+  x.h2 = h[2];
+  x.h3 = h[3];
+  x.h4 = h[4];
+  for (std::size_t i = 0; i < n; ++i) {
+    SHA1_Transform(&x, blocks + 64 * i);
+  }
+  const std::uint32_t out[5] = {x.h0, x.h1, x.h2, x.h3, x.h4};
+  std::copy(out, out + 5, h);
+  wireseal::detail::wipe_small(&x, sizeof(x));
+}
+
+void sha256_compress_openssl(std::uint32_t* h, const std::uint8_t* blocks, std::size_t n) noexcept {
+  SHA256_CTX x{};
+  std::copy(h, h + 8, x.h);
+  for (std::size_t i = 0; i < n; ++i) {
+    SHA256_Transform(&x, blocks + 64 * i);
+  }
+  std::copy(x.h, x.h + 8, h);
+  wireseal::detail::wipe_small(&x, sizeof(x));
+}
+
+// compress_64 is the compression of a 64-byte-block hash (SHA-1, SHA-224, SHA-256) in that
+// form: the native kernel when there is one, else OpenSSL's.
+detail::ShaKernels::Compress compress_64(HashAlgorithm hash,
+                                         detail::ShaKernels::Compress native) noexcept {
+  if (native != nullptr) {
+    return native;
+  }
+  return hash == HashAlgorithm::kSha1 ? sha1_compress_openssl : sha256_compress_openssl;
+}
+
 // compress runs `n` whole blocks through the compression function of `hash`: the native
 // kernel `native` (SHA-1 or SHA-256, from the kernel table) when set, else OpenSSL's (both
 // branch-free in the data).
@@ -232,56 +272,22 @@ void compress(HashAlgorithm hash, detail::ShaKernels::Compress native, Chain& c,
   if (n == 0) {
     return;
   }
-  switch (hash) {
-    case HashAlgorithm::kSha1: {
-      if (native != nullptr) {
-        std::uint32_t h[5];
-        std::copy(c.w, c.w + 5, h);
-        native(h, blocks, n);
-        std::copy(h, h + 5, c.w);
-        return;
-      }
-      SHA_CTX x{};
-      x.h0 = static_cast<std::uint32_t>(c.w[0]);
-      x.h1 = static_cast<std::uint32_t>(c.w[1]);
-      x.h2 = static_cast<std::uint32_t>(c.w[2]);
-      x.h3 = static_cast<std::uint32_t>(c.w[3]);
-      x.h4 = static_cast<std::uint32_t>(c.w[4]);
-      for (std::size_t i = 0; i < n; ++i) {
-        SHA1_Transform(&x, blocks + 64 * i);
-      }
-      const std::uint32_t h[5] = {x.h0, x.h1, x.h2, x.h3, x.h4};
-      std::copy(h, h + 5, c.w);
-      return;
+  if (block_length(hash) == 128) {
+    SHA512_CTX x{};
+    std::copy(c.w, c.w + 8, x.h);
+    for (std::size_t i = 0; i < n; ++i) {
+      SHA512_Transform(&x, blocks + 128 * i);
     }
-    case HashAlgorithm::kSha224:
-    case HashAlgorithm::kSha256: {
-      std::uint32_t h[8];
-      std::copy(c.w, c.w + 8, h);
-      if (native != nullptr) {
-        native(h, blocks, n);
-      } else {
-        SHA256_CTX x{};
-        std::copy(h, h + 8, x.h);
-        for (std::size_t i = 0; i < n; ++i) {
-          SHA256_Transform(&x, blocks + 64 * i);
-        }
-        std::copy(x.h, x.h + 8, h);
-      }
-      std::copy(h, h + 8, c.w);
-      return;
-    }
-    case HashAlgorithm::kSha384:
-    case HashAlgorithm::kSha512: {
-      SHA512_CTX x{};
-      std::copy(c.w, c.w + 8, x.h);
-      for (std::size_t i = 0; i < n; ++i) {
-        SHA512_Transform(&x, blocks + 128 * i);
-      }
-      std::copy(x.h, x.h + 8, c.w);
-      return;
-    }
+    std::copy(x.h, x.h + 8, c.w);
+    return;
   }
+  const std::size_t words = chain_words(hash);
+  std::uint32_t h[8];
+  for (std::size_t w = 0; w < words; ++w) {
+    h[w] = static_cast<std::uint32_t>(c.w[w]);
+  }
+  compress_64(hash, native)(h, blocks, n);
+  std::copy(h, h + words, c.w);
 }
 
 // digest_of writes the digest a final chaining value stands for (big-endian words, truncated
@@ -395,35 +401,6 @@ template <std::size_t Block>
   return is_final;
 }
 
-// sha1_compress_openssl and sha256_compress_openssl are OpenSSL's compression functions in the
-// native kernels' form (32-bit chaining words), for the masked blocks when the CPU has no
-// native kernel: the masked loop is then the same code whichever compression runs under it
-// (and it is what the valgrind check, which hides SHA-NI, runs).
-void sha1_compress_openssl(std::uint32_t* h, const std::uint8_t* blocks, std::size_t n) noexcept {
-  SHA_CTX x{};
-  x.h0 = h[0];
-  x.h1 = h[1];
-  x.h2 = h[2];
-  x.h3 = h[3];
-  x.h4 = h[4];
-  for (std::size_t i = 0; i < n; ++i) {
-    SHA1_Transform(&x, blocks + 64 * i);
-  }
-  const std::uint32_t out[5] = {x.h0, x.h1, x.h2, x.h3, x.h4};
-  std::copy(out, out + 5, h);
-  wireseal::detail::wipe_small(&x, sizeof(x));
-}
-
-void sha256_compress_openssl(std::uint32_t* h, const std::uint8_t* blocks, std::size_t n) noexcept {
-  SHA256_CTX x{};
-  std::copy(h, h + 8, x.h);
-  for (std::size_t i = 0; i < n; ++i) {
-    SHA256_Transform(&x, blocks + 64 * i);
-  }
-  std::copy(x.h, x.h + 8, h);
-  wireseal::detail::wipe_small(&x, sizeof(x));
-}
-
 // BlockKernels compress 64-byte blocks for one hash (SHA-1, SHA-224, SHA-256): `keep`, when
 // set, compresses several blocks and keeps the state after a masked one without leaving the
 // kernel.
@@ -534,10 +511,10 @@ void Hmac::compute_secret_length(std::span<const std::uint8_t> header,
   if (block == 64) {
     const detail::ShaKernels& table = detail::native_sha_kernels();
     const bool sha1 = hash_ == HashAlgorithm::kSha1;
-    const BlockKernels kernels =
-        compress_ != nullptr
-            ? BlockKernels{compress_, sha1 ? table.sha1_keep : table.sha256_keep, words}
-            : BlockKernels{sha1 ? sha1_compress_openssl : sha256_compress_openssl, nullptr, words};
+    const detail::ShaKernels::CompressKeep keep = compress_ == nullptr ? nullptr
+                                                  : sha1               ? table.sha1_keep
+                                                                       : table.sha256_keep;
+    const BlockKernels kernels{compress_64(hash_, compress_), keep, words};
     std::uint32_t h[8];
     std::uint32_t kept[8] = {};
     for (std::size_t w = 0; w < words; ++w) {
