@@ -83,12 +83,6 @@ void multiply_add(Sum128& s, __m128i x, __m128i h) noexcept {
       s.mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01), _mm_clmulepi64_si128(x, h, 0x10)));
 }
 
-WS_GCM_INLINE __m128i fold_lanes(__m512i v) noexcept {
-  v = _mm512_xor_si512(v, _mm512_maskz_shuffle_i64x2(0xff, v, v, 0x4e));  // halves swapped
-  v = _mm512_xor_si512(v, _mm512_maskz_shuffle_i64x2(0xff, v, v, 0xb1));  // quarters swapped
-  return _mm512_maskz_extracti32x4_epi32(0xf, v, 0);  // (maskz: GCC 12 warns on the plain forms)
-}
-
 // reduce turns lo + mid x^64 + hi x^128 into the field element: each step multiplies the
 // lowest 64 bits by the reduction constant and adds them, swapped, 64 bits higher.
 __m128i reduce(Sum128 s) noexcept {
@@ -216,9 +210,11 @@ void wipe_keystream(std::uint8_t* p, std::size_t vectors) noexcept {
 }
 
 // The tags are finished four messages at a time, one message per 128-bit lane. The reduction
-// is linear, so each message's four-lane sum is reduced lane by lane and then folded; the
-// length blocks (under H^1), the byte order and the E(J0) mask are applied to the four tags
-// at once, and E(J0) of messages 4g..4g+3 is keystream register g already.
+// is linear, so the four messages' unreduced four-lane sums are folded into one four-message
+// sum (fold_four), their length blocks (under H^1) added to it, and the whole reduced once;
+// the byte order and the E(J0) mask are then applied to the four tags at once, and E(J0) of
+// messages 4g..4g+3 is keystream register g already. (Reducing each message's sum before
+// folding, as before, cost a reduction per message: 2-6 % of a short message.)
 
 // reduce_512 is reduce() on four independent lanes.
 WS_GCM_INLINE __m512i reduce_512(Sum512 s) noexcept {
@@ -230,6 +226,19 @@ WS_GCM_INLINE __m512i reduce_512(Sum512 s) noexcept {
   t = _mm512_clmulepi64_epi128(gf_poly, s.mid, 0x01);
   return _mm512_ternarylogic_epi64(s.hi, t,
                                    _mm512_maskz_shuffle_epi32(0xffff, s.mid, _MM_PERM_BADC), 0x96);
+}
+
+// fold_four returns a register whose lane j is the sum of the four lanes of the j-th argument:
+// each message's unreduced four-lane sums become one lane of a four-message sum, which then
+// takes a single reduction (the reduction is linear).
+WS_GCM_INLINE __m512i fold_four(__m512i a, __m512i b, __m512i c, __m512i d) noexcept {
+  // (a0 + a2, a1 + a3, b0 + b2, b1 + b3), and the same for c and d.
+  const __m512i ab = _mm512_xor_si512(_mm512_maskz_shuffle_i64x2(0xff, a, b, 0x44),
+                                      _mm512_maskz_shuffle_i64x2(0xff, a, b, 0xee));
+  const __m512i cd = _mm512_xor_si512(_mm512_maskz_shuffle_i64x2(0xff, c, d, 0x44),
+                                      _mm512_maskz_shuffle_i64x2(0xff, c, d, 0xee));
+  return _mm512_xor_si512(_mm512_maskz_shuffle_i64x2(0xff, ab, cd, 0x88),
+                          _mm512_maskz_shuffle_i64x2(0xff, ab, cd, 0xdd));
 }
 
 // length_block is a message's last GHASH block: the bit lengths of its associated data and
@@ -279,6 +288,20 @@ WS_GCM_INLINE std::uint32_t verdicts(__m512i tags, const GcmVaesMessage* message
   return ok;
 }
 
+// hash_message_into adds message m's associated data and text to `s` (decrypting or
+// encrypting the text with the keystream at `ks` on the way) and puts its length block in
+// lane j of `lengths`.
+template <bool Sealing>
+WS_GCM_INLINE void hash_message_into(Sum512& s, __m512i& lengths, std::size_t j,
+                                     const GcmVaesKey& key, GcmVaesMessage& m,
+                                     const std::uint8_t* ks) noexcept {
+  const std::size_t exponent =
+      absorb(s, key, m.aad, m.aad_len, gcm_vaes_ghash_blocks(m.aad_len, m.len));
+  crypt_and_absorb<Sealing>(s, key.powers[kGcmVaesMaxBlocks - exponent], ks, m.in, m.out, m.len);
+  lengths = _mm512_mask_broadcast_i32x4(lengths, static_cast<__mmask16>(0xfu << (4 * j)),
+                                        length_block(m));
+}
+
 // hash_group computes the tags of messages[0, n) (n <= 4), whose keystream starts at
 // registers first_vector[0, n) and whose E(J0)s are the register at `e_j0s`: sealing stores
 // them, opening returns their verdicts (see gcm_vaes_open).
@@ -287,23 +310,30 @@ WS_GCM_INLINE std::uint32_t hash_group(const GcmVaesKey& key, GcmVaesMessage* me
                                        std::size_t n, const std::uint8_t* keystream,
                                        const std::size_t* first_vector, const std::uint8_t* e_j0s,
                                        std::size_t tag_len) noexcept {
-  __m512i hashes = _mm512_setzero_si512();  // lane j: message j's hash without its length
   __m512i lengths = _mm512_setzero_si512();
-  for (std::size_t j = 0; j < n; ++j) {
-    GcmVaesMessage& m = messages[j];
-    Sum512 s;
-    const std::size_t exponent =
-        absorb(s, key, m.aad, m.aad_len, gcm_vaes_ghash_blocks(m.aad_len, m.len));
-    crypt_and_absorb<Sealing>(s, key.powers[kGcmVaesMaxBlocks - exponent],
-                              keystream + kVector * first_vector[j], m.in, m.out, m.len);
-    const auto lane = static_cast<__mmask16>(0xfu << (4 * j));
-    hashes = _mm512_mask_broadcast_i32x4(hashes, lane, fold_lanes(reduce_512(s)));
-    lengths = _mm512_mask_broadcast_i32x4(lengths, lane, length_block(m));
+  auto hash_message = [&](Sum512& s, std::size_t j) {
+    hash_message_into<Sealing>(s, lengths, j, key, messages[j],
+                               keystream + kVector * first_vector[j]);
+  };
+  // One sum per message, named rather than an array so that they stay in registers.
+  Sum512 s0;
+  Sum512 s1;
+  Sum512 s2;
+  Sum512 s3;
+  hash_message(s0, 0);
+  if (n > 1) {
+    hash_message(s1, 1);
   }
-  Sum512 s;
-  multiply_add(s, lengths, _mm512_maskz_broadcast_i32x4(0xffff, load_power(key, 1)));
-  hashes = _mm512_xor_si512(hashes, reduce_512(s));
-  const __m512i tags = _mm512_xor_si512(byte_reverse_512(hashes), _mm512_load_si512(e_j0s));
+  if (n > 2) {
+    hash_message(s2, 2);
+  }
+  if (n > 3) {
+    hash_message(s3, 3);
+  }
+  Sum512 g{fold_four(s0.lo, s1.lo, s2.lo, s3.lo), fold_four(s0.mid, s1.mid, s2.mid, s3.mid),
+           fold_four(s0.hi, s1.hi, s2.hi, s3.hi)};
+  multiply_add(g, lengths, _mm512_maskz_broadcast_i32x4(0xffff, load_power(key, 1)));
+  const __m512i tags = _mm512_xor_si512(byte_reverse_512(reduce_512(g)), _mm512_load_si512(e_j0s));
   if constexpr (Sealing) {
     store_tags(tags, messages, n);
     return 0;
