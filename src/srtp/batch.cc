@@ -287,7 +287,17 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (km == nullptr) {
     return false;
   }
-  StreamState* st = s.streams.find(h.ssrc);
+  // The latest queued packet of this SSRC, if any: the provisional estimate starts from it,
+  // and it already holds the stream (streams are neither created nor removed while a chunk
+  // is open, so its lookup stands; null if the stream is yet to be created).
+  const Lane* queued = nullptr;
+  for (std::size_t i = c.count; i-- > 0;) {
+    if (c.lanes[i].ssrc == h.ssrc) {
+      queued = &c.lanes[i];
+      break;
+    }
+  }
+  StreamState* st = queued != nullptr ? queued->stream : s.streams.find(h.ssrc);
   if (st == nullptr && (aead || !s.auto_create || s.streams.full())) {
     return false;
   }
@@ -295,17 +305,13 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (h.has_extension && (cfg.cryptex || cfg.encrypt_extensions)) {
     return false;  // header protection: single path
   }
-  // Provisional estimate: from the latest queued packet of this SSRC if there is one.
-  bool started = st != nullptr && st->rtp_started;
-  std::uint64_t highest = started ? st->rtp_highest : 0;
-  bool queued_ssrc = false;
-  for (std::size_t i = c.count; i-- > 0;) {
-    if (c.lanes[i].ssrc == h.ssrc) {
-      queued_ssrc = true;
-      started = true;
-      highest = c.lanes[i].highest_after;
-      break;
-    }
+  const bool queued_ssrc = queued != nullptr;
+  const bool started = queued_ssrc || (st != nullptr && st->rtp_started);
+  std::uint64_t highest = 0;
+  if (queued_ssrc) {
+    highest = queued->highest_after;
+  } else if (started) {
+    highest = st->rtp_highest;
   }
   std::uint64_t index = packet_index(cfg.initial_roc, h.sequence);
   if (started) {
@@ -344,13 +350,13 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   lane.sequence = h.sequence;
   lane.header_len = h.size;
   lane.plain_len = plain_len;
-  store_be32(lane.roc_be, roc_of(index));
   if (aead) {
     const std::span<std::uint8_t> payload(job.buffer.data() + h.size, plain_len - h.size);
     c.gcm_ivs[i] = gcm_rtp_iv(salt12(km->rtp.salt), h.ssrc, roc_of(index), h.sequence);
     make_aead_job(c.open, i, c.gcm_ivs[i], {buf, h.size}, payload,
                   {buf + plain_len, p.rtp_tag_len});
   } else {
+    store_be32(lane.roc_be, roc_of(index));
     make_hmac_job(c.hmac, i, {buf, plain_len}, lane.roc_be, {lane.expected, p.rtp_tag_len});
   }
   return true;
