@@ -21,9 +21,10 @@ constexpr FeatureName kFeatures[] = {
     {"avx", &Features::avx},           {"avx2", &Features::avx2},
     {"vaes", &Features::vaes},         {"vpclmulqdq", &Features::vpclmulqdq},
     {"sha_ni", &Features::sha_ni},     {"avx512f", &Features::avx512f},
-    {"avx512bw", &Features::avx512bw}, {"neon", &Features::neon},
-    {"aes", &Features::aes},           {"pmull", &Features::pmull},
-    {"sha1", &Features::sha1},         {"sha2", &Features::sha2},
+    {"avx512bw", &Features::avx512bw}, {"avx512vl", &Features::avx512vl},
+    {"neon", &Features::neon},         {"aes", &Features::aes},
+    {"pmull", &Features::pmull},       {"sha1", &Features::sha1},
+    {"sha2", &Features::sha2},
 };
 
 // Extensions that no CPU offers without their base: disabling the base disables them too, so
@@ -34,17 +35,12 @@ struct Dependency {
   bool Features::*extension;
 };
 constexpr Dependency kDependencies[] = {
-    {&Features::avx, &Features::avx2},
-    {&Features::avx2, &Features::vaes},
-    {&Features::avx2, &Features::vpclmulqdq},
-    {&Features::avx2, &Features::avx512f},
-    {&Features::avx512f, &Features::avx512bw},
-    {&Features::aesni, &Features::vaes},
-    {&Features::pclmulqdq, &Features::vpclmulqdq},
-    {&Features::neon, &Features::aes},
-    {&Features::neon, &Features::pmull},
-    {&Features::neon, &Features::sha1},
-    {&Features::neon, &Features::sha2},
+    {&Features::avx, &Features::avx2},         {&Features::avx2, &Features::vaes},
+    {&Features::avx2, &Features::vpclmulqdq},  {&Features::avx2, &Features::avx512f},
+    {&Features::avx512f, &Features::avx512bw}, {&Features::avx512f, &Features::avx512vl},
+    {&Features::aesni, &Features::vaes},       {&Features::pclmulqdq, &Features::vpclmulqdq},
+    {&Features::neon, &Features::aes},         {&Features::neon, &Features::pmull},
+    {&Features::neon, &Features::sha1},        {&Features::neon, &Features::sha2},
 };
 
 void close_over_dependents(Features& disabled) noexcept {

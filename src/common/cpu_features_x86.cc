@@ -40,6 +40,7 @@ Features probe() noexcept {
     f.vpclmulqdq = ymm_enabled && (ecx & bit_VPCLMULQDQ) != 0;
     f.avx512f = zmm_enabled && (ebx & bit_AVX512F) != 0;
     f.avx512bw = f.avx512f && (ebx & bit_AVX512BW) != 0;
+    f.avx512vl = f.avx512f && (ebx & bit_AVX512VL) != 0;
   }
   return f;
 }

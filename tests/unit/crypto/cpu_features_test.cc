@@ -40,8 +40,8 @@ constexpr Primitive kPrimitives[] = {
 constexpr bool Features::*kFields[] = {
     &Features::aesni,    &Features::pclmulqdq,  &Features::avx,    &Features::avx2,
     &Features::vaes,     &Features::vpclmulqdq, &Features::sha_ni, &Features::avx512f,
-    &Features::avx512bw, &Features::neon,       &Features::aes,    &Features::pmull,
-    &Features::sha1,     &Features::sha2};
+    &Features::avx512bw, &Features::avx512vl,   &Features::neon,   &Features::aes,
+    &Features::pmull,    &Features::sha1,       &Features::sha2};
 
 Features all_features() {
   Features f;
@@ -63,21 +63,22 @@ TEST(CpuFeatureMask, UnsetOrEmptyDisablesNothing) {
 
 TEST(CpuFeatureMask, CommaSeparatedNamesWithBlanks) {
   const auto mask = parse_feature_mask(" sha_ni ,avx512f,, pclmulqdq");
-  EXPECT_EQ(feature_names(mask.disabled), "pclmulqdq vpclmulqdq sha_ni avx512f avx512bw");
+  EXPECT_EQ(feature_names(mask.disabled), "pclmulqdq vpclmulqdq sha_ni avx512f avx512bw avx512vl");
   EXPECT_EQ(mask.unknown, "");
   EXPECT_EQ(mask.spec, " sha_ni ,avx512f,, pclmulqdq");
 }
 
 TEST(CpuFeatureMask, DisablingABaseDisablesItsExtensions) {
   EXPECT_EQ(feature_names(parse_feature_mask("avx").disabled),
-            "avx avx2 vaes vpclmulqdq avx512f avx512bw");
+            "avx avx2 vaes vpclmulqdq avx512f avx512bw avx512vl");
   EXPECT_EQ(feature_names(parse_feature_mask("avx2").disabled),
-            "avx2 vaes vpclmulqdq avx512f avx512bw");
+            "avx2 vaes vpclmulqdq avx512f avx512bw avx512vl");
   EXPECT_EQ(feature_names(parse_feature_mask("aesni").disabled), "aesni vaes");
   EXPECT_EQ(feature_names(parse_feature_mask("pclmulqdq").disabled), "pclmulqdq vpclmulqdq");
   EXPECT_EQ(feature_names(parse_feature_mask("vaes").disabled), "vaes");
-  EXPECT_EQ(feature_names(parse_feature_mask("avx512f").disabled), "avx512f avx512bw");
+  EXPECT_EQ(feature_names(parse_feature_mask("avx512f").disabled), "avx512f avx512bw avx512vl");
   EXPECT_EQ(feature_names(parse_feature_mask("avx512bw").disabled), "avx512bw");
+  EXPECT_EQ(feature_names(parse_feature_mask("avx512vl").disabled), "avx512vl");
   EXPECT_EQ(feature_names(parse_feature_mask("neon").disabled), "neon aes pmull sha1 sha2");
   EXPECT_EQ(feature_names(parse_feature_mask("pmull").disabled), "pmull");
 }

@@ -147,6 +147,7 @@ inline std::string missing_features(crypto::Primitive primitive, crypto::Backend
     need(cpu.vpclmulqdq, "vpclmulqdq");
     need(cpu.avx512f, "avx512f");
     need(cpu.avx512bw, "avx512bw");
+    need(cpu.avx512vl, "avx512vl");
   } else if (backend == crypto::Backend::kNative) {
     need(cpu.aesni, "aesni");
   } else if (backend == crypto::Backend::kIpsecMb) {

@@ -9,9 +9,9 @@
 //
 // WIRESEAL_CPU_DISABLE, a comma-separated list of feature names read once with the probe, turns
 // features off so a test can force each kernel variant on one machine. Disabling a feature also
-// disables those built on it (avx -> avx2 -> vaes, vpclmulqdq, avx512f -> avx512bw; aesni -> vaes;
-// pclmulqdq -> vpclmulqdq; neon -> aes, pmull, sha1, sha2). A mask only removes features, so
-// nothing can ever use an instruction the CPU lacks; unknown names are reported on stderr and
+// disables those built on it (avx -> avx2 -> vaes, vpclmulqdq, avx512f -> avx512bw, avx512vl; aesni
+// -> vaes; pclmulqdq -> vpclmulqdq; neon -> aes, pmull, sha1, sha2). A mask only removes features,
+// so nothing can ever use an instruction the CPU lacks; unknown names are reported on stderr and
 // ignored.
 
 #include <string>
@@ -36,6 +36,7 @@ struct Features {
   bool sha_ni = false;
   bool avx512f = false;
   bool avx512bw = false;  // byte and word instructions on ZMM (VPSHUFB for the SHA lanes)
+  bool avx512vl = false;  // the AVX-512 forms (masks above all) on XMM and YMM registers
   // ARM (aarch64, and 32-bit ARM where AArch32 has the same instructions). On aarch64 NEON
   // (Advanced SIMD) is architectural; on armv7 the kernel reports it. The other four are the
   // ARMv8 Cryptography Extensions: AESE/AESD/AESMC/AESIMC, PMULL/PMULL2 (64x64 polynomial

@@ -103,12 +103,34 @@ __m128i load_power(const GcmVaesKey& key, std::size_t exponent) noexcept {
   return _mm_load_si128(reinterpret_cast<const __m128i*>(key.powers[kGcmVaesMaxBlocks - exponent]));
 }
 
+// absorb_block adds the `len` (1..16) bytes at `p`, zero-padded, under the power at `power`,
+// in lane 0 of `s`: on 128-bit registers, which measured 1-2 ns a message faster than the same
+// product on a 512-bit register with three empty lanes (Zen 5).
+WS_GCM_INLINE void absorb_block(Sum512& s, const std::uint8_t* power, const std::uint8_t* p,
+                                std::size_t len) noexcept {
+  const auto used = static_cast<__mmask16>((1u << len) - 1);
+  const __m128i x = byte_reverse_128(_mm_maskz_loadu_epi8(used, p));
+  const __m128i h = _mm_load_si128(reinterpret_cast<const __m128i*>(power));
+  s.lo = _mm512_xor_si512(s.lo, _mm512_zextsi128_si512(_mm_clmulepi64_si128(x, h, 0x00)));
+  s.hi = _mm512_xor_si512(s.hi, _mm512_zextsi128_si512(_mm_clmulepi64_si128(x, h, 0x11)));
+  const __m128i mid =
+      _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01), _mm_clmulepi64_si128(x, h, 0x10));
+  s.mid = _mm512_xor_si512(s.mid, _mm512_zextsi128_si512(mid));
+}
+
 // absorb adds the `len` bytes at `p`, zero-padded to whole blocks, the first block under
 // H^exponent and each next one under the next lower power; returns the exponent after them.
 // The last register's missing blocks load as zeros (masked load: nothing past `len` is read).
+// Associated data of one block (an SRTP header, a DTLS pseudo-header) takes absorb_block.
 WS_GCM_INLINE std::size_t absorb(Sum512& s, const GcmVaesKey& key, const std::uint8_t* p,
                                  std::size_t len, std::size_t exponent) noexcept {
   const std::uint8_t* powers = key.powers[kGcmVaesMaxBlocks - exponent];
+  if (len <= kBlock) {
+    if (len != 0) {
+      absorb_block(s, powers, p, len);
+    }
+    return len != 0 ? exponent - 1 : exponent;
+  }
   for (std::size_t off = 0; off < len; off += kVector) {
     const __m512i x = byte_reverse_512(_mm512_maskz_loadu_epi8(bytes_mask(len - off), p + off));
     multiply_add(s, x, _mm512_loadu_si512(powers + off));

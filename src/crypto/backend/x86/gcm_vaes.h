@@ -4,8 +4,8 @@
 // four to a register and four registers in flight, and each message's GHASH is one sum of
 // products with precomputed powers of H followed by a single reduction, so the messages'
 // multiplications are independent of one another and overlap. Defined in gcm_vaes.cc, built
-// with -mavx512f -mavx512bw -mvaes -mvpclmulqdq; call only when the CPU has all four (and
-// AES-NI and PCLMULQDQ): native_select.cc checks.
+// with -mavx512f -mavx512bw -mavx512vl -mvaes -mvpclmulqdq; call only when the CPU has all five
+// (and AES-NI and PCLMULQDQ): native_select.cc checks.
 
 #include <cstddef>
 #include <cstdint>

@@ -21,7 +21,7 @@ namespace {
 // messages too long for it (aes_gcm.cc).
 bool gcm_kernel_usable(const cpu::Features& cpu) noexcept {
   return cpu.aesni && cpu.pclmulqdq && cpu.vaes && cpu.vpclmulqdq && cpu.avx512f && cpu.avx512bw &&
-         ipsecmb_supports(Primitive::kAesGcm);
+         cpu.avx512vl && ipsecmb_supports(Primitive::kAesGcm);
 }
 
 bool is_gcm(AeadAlgorithm algorithm) noexcept {
