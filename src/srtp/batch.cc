@@ -94,21 +94,24 @@ void flush_unprotect_aead(SessionState& s, Chunk& c) noexcept {
     return;
   }
   c.keys->aead->open_batch({c.open.data(), n});
-  for (std::size_t i = 0; i < n; ++i) {
-    Lane& lane = c.lanes[i];
-    if (!c.open[i].status) {
-      lane.job->status = s.count_drop(c.open[i].status.error());
-      continue;
+  // Every lane's stream exists, and the index and replay check judged before opening hold
+  // whichever earlier packets of the chunk failed (settled_by_queue_state here,
+  // settled_by_queue in rtcp_batch.cc). Lanes of one stream mostly come in runs: the window
+  // is looked up once per run.
+  for (std::size_t i = 0; i < n;) {
+    StreamState& stream = *c.lanes[i].stream;
+    ReplayWindow window = c.rtcp ? s.streams.rtcp_window(stream) : s.streams.rtp_window(stream);
+    for (; i < n && c.lanes[i].stream == &stream; ++i) {
+      Lane& lane = c.lanes[i];
+      if (!c.open[i].status) {
+        lane.job->status = s.count_drop(c.open[i].status.error());
+        continue;
+      }
+      window.mark(lane.index);
+      lane.job->status = {};
+      lane.job->length = lane.plain_len;
+      WS_CT_DECLASSIFY(lane.job->buffer.data(), lane.plain_len);  // authenticated plaintext
     }
-    // The stream exists, and the index and replay check judged before opening hold whichever
-    // earlier packets of the chunk failed (settled_by_queue_state here, settled_by_queue in
-    // rtcp_batch.cc).
-    ReplayWindow window =
-        c.rtcp ? s.streams.rtcp_window(*lane.stream) : s.streams.rtp_window(*lane.stream);
-    window.mark(lane.index);
-    lane.job->status = {};
-    lane.job->length = lane.plain_len;
-    WS_CT_DECLASSIFY(lane.job->buffer.data(), lane.plain_len);  // authenticated plaintext
   }
   c.count = 0;
 }
@@ -347,8 +350,6 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   lane.highest_after = started ? std::max(highest, index) : index;
   lane.stream = st;
   lane.ssrc = h.ssrc;
-  lane.sequence = h.sequence;
-  lane.header_len = h.size;
   lane.plain_len = plain_len;
   if (aead) {
     const std::span<std::uint8_t> payload(job.buffer.data() + h.size, plain_len - h.size);
@@ -356,6 +357,8 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
     make_aead_job(c.open, i, c.gcm_ivs[i], {buf, h.size}, payload,
                   {buf + plain_len, p.rtp_tag_len});
   } else {
+    lane.sequence = h.sequence;  // the flush estimates the index again, from the real state
+    lane.header_len = h.size;
     store_be32(lane.roc_be, roc_of(index));
     make_hmac_job(c.hmac, i, {buf, plain_len}, lane.roc_be, {lane.expected, p.rtp_tag_len});
   }

@@ -25,10 +25,10 @@ struct Lane {
   std::uint64_t highest_after;  // unprotect: the stream's highest index if this one succeeds
   StreamState* stream;          // unprotect: the packet's stream (AEAD: it exists), or null
   std::uint32_t ssrc;
-  std::uint16_t sequence;
-  std::size_t header_len;
-  std::size_t plain_len;  // RTP header + payload
-  std::size_t out_len;    // protect: the protected length
+  std::uint16_t sequence;  // SRTP unprotect, AES-CM and NULL
+  std::size_t header_len;  // SRTP unprotect, AES-CM and NULL
+  std::size_t plain_len;   // RTP header + payload
+  std::size_t out_len;     // protect: the protected length
   std::uint8_t roc_be[4];
   std::uint8_t expected[kHmacSha1Size];  // unprotect: the recomputed tag
   std::uint8_t rtcp_aad[12];             // SRTCP AEAD: header and SSRC, then E || index
