@@ -15,7 +15,6 @@
 namespace wireseal::srtp::detail {
 
 constexpr std::size_t kLanes = 16;  // Hmac::compute_batch's lane group
-constexpr std::size_t kHmacSha1Size = 20;
 
 // Lane is one packet of a chunk whose crypto is deferred.
 struct Lane {

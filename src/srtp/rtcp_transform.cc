@@ -12,7 +12,6 @@ namespace {
 using wireseal::detail::tag_matches;
 
 constexpr std::uint32_t kMaxSrtcpIndex = 0x7fffffffu;
-constexpr std::size_t kHmacSha1Size = 20;
 
 bool rtcp_version_ok(const std::uint8_t* p) noexcept { return (p[0] >> 6) == 2; }
 

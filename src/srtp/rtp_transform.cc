@@ -17,8 +17,6 @@ namespace {
 using wireseal::detail::secure_wipe;
 using wireseal::detail::tag_matches;
 
-constexpr std::size_t kHmacSha1Size = 20;
-
 // WipeUnlessKept zeroes bytes[0, len) when it goes out of scope, if armed and not kept.
 class WipeUnlessKept {
  public:

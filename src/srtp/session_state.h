@@ -22,6 +22,10 @@ namespace wireseal::srtp::detail {
 Result<std::uint64_t> estimate_rtp_index(StreamTable& table, StreamState* st,
                                          const StreamState& cfg, std::uint16_t seq) noexcept;
 
+// kHmacSha1Size is the whole HMAC-SHA1 output, which the AES-CM and NULL profiles truncate to
+// their tag length (RFC 3711 §4.2.1).
+inline constexpr std::size_t kHmacSha1Size = 20;
+
 // exceeds_keystream is true when `encrypted_len` bytes (everything after the RTP fixed header,
 // or after the SRTCP header and SSRC) need more AES-CM keystream than one packet may use.
 inline bool exceeds_keystream(const ProfileInfo& p, std::size_t encrypted_len) noexcept {

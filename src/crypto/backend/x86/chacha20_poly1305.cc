@@ -6,8 +6,9 @@
 // Records longer than kNativeChaChaOwnMax (native.h) go to ipsec-mb's ChaCha20-Poly1305 when the
 // build and CPU have it: its vector Poly1305 absorbs long messages about twice as fast as our
 // scalar one, while its fixed cost per call (~400 ns on Zen 5) loses on short records. Measured on
-// Zen 5, seal: ours 178 ns at 16 B, 451 at 512 B, 774 at 1400 B; ipsec-mb's 398, 461, 695. Compiled
-// without ISA flags; made only when features().avx512f and avx512bw (native_select.cc).
+// Zen 5 when this split was set, seal: ours 178 ns at 16 B, 451 at 512 B, 774 at 1400 B;
+// ipsec-mb's 398, 461, 695 (our kernel has gained since; `wireseal bench` prints current rows).
+// Compiled without ISA flags; made only when features().avx512f and avx512bw (native_select.cc).
 #include "backend/native.h"
 #include "backend/x86/aesni_objects.h"
 #include "backend/x86/chacha20_avx512.h"
