@@ -125,11 +125,9 @@ WS_GCM_INLINE void absorb_block(Sum512& s, const std::uint8_t* power, const std:
 WS_GCM_INLINE std::size_t absorb(Sum512& s, const GcmVaesKey& key, const std::uint8_t* p,
                                  std::size_t len, std::size_t exponent) noexcept {
   const std::uint8_t* powers = key.powers[kGcmVaesMaxBlocks - exponent];
-  if (len <= kBlock) {
-    if (len != 0) {
-      absorb_block(s, powers, p, len);
-    }
-    return len != 0 ? exponent - 1 : exponent;
+  if (len != 0 && len <= kBlock) {
+    absorb_block(s, powers, p, len);
+    return exponent - 1;
   }
   for (std::size_t off = 0; off < len; off += kVector) {
     const __m512i x = byte_reverse_512(_mm512_maskz_loadu_epi8(bytes_mask(len - off), p + off));
@@ -296,8 +294,7 @@ WS_GCM_INLINE std::uint32_t verdicts(__m512i tags, const GcmVaesMessage* message
   const auto used = static_cast<__mmask16>((1u << tag_len) - 1);
   __m512i received = _mm512_setzero_si512();
   for (std::size_t j = 0; j < n; ++j) {
-    const __m128i t = _mm512_maskz_extracti32x4_epi32(
-        0xf, _mm512_maskz_loadu_epi8(used, messages[j].received_tag), 0);
+    const __m128i t = _mm_maskz_loadu_epi8(used, messages[j].received_tag);
     received = _mm512_mask_broadcast_i32x4(received, static_cast<__mmask16>(0xfu << (4 * j)), t);
   }
   const __mmask64 used_bytes = used * 0x0001000100010001ULL;  // tag_len bytes of each lane
