@@ -333,6 +333,104 @@ TEST_P(SrtpBatch, LaterPacketsOfAnSsrcAreJudgedAfterTheEarlierOnes) {
   }
 }
 
+// expect_batch_matches_single: two receivers made by `make_rx` take `first` one by one; then
+// one takes `batch` as one batch and the other one by one. The batch's jobs must match the
+// one-by-one outcomes, and the drop counters must agree.
+template <class MakeRx>
+void expect_batch_matches_single(MakeRx make_rx, const std::vector<Bytes>& first,
+                                 const std::vector<Bytes>& batch, const char* what) {
+  Session single = make_rx();
+  Session batched = make_rx();
+  run_single(single, first, false);
+  run_single(batched, first, false);
+  const std::vector<Outcome> ref = run_single(single, batch, false);
+  std::vector<Bytes> copy = batch;
+  std::vector<PacketJob> jobs;
+  for (Bytes& p : copy) {
+    jobs.push_back({p, p.size(), {}});
+  }
+  batched.unprotect_rtp_batch(jobs);
+  expect_jobs_match(jobs, ref, what);
+  expect_same_counters(single, batched);
+}
+
+// A run of consecutive packets of one stream takes a shortcut in a batch (its index is the
+// previous packet's plus one); here are the two places where that is wrong and the batch must
+// judge the packet as a one-by-one receiver would.
+//  - 2^15 past the stream's highest index: with 40000 authenticated, sequence 7231 is index
+//    72767 (ROC 1), but 7232 is 72768 only if 7231 authenticates; if it is forged, 7232
+//    estimates to ROC 0, far behind the window (and an AEAD opening cannot be redone).
+//  - After the last index, 2^48 - 1: the next sequence number has no index (the session
+//    reports the sequence exhausted), whatever the packet before it was.
+//  - Behind the highest index: 109 arrives late, inside the window, and 110 after it is a
+//    replay, not a packet newer than everything.
+//  - On a stream whose window set_roc reset, close to where it was: a forged 65535 leaves the
+//    next packet, 0, at the configured ROC, not the one after it.
+TEST_P(SrtpBatch, RunsOfConsecutivePacketsAreJudgedAtTheirEdges) {
+  const KeySet keys = make_keys(profile(), 47);
+  auto make_rx = [&] { return make_session(profile(), {keys}); };
+  {
+    Session tx = make_session(profile(), {keys});
+    const Bytes start = protect(tx, rtp_packet(9, 40000, 60));
+    Bytes far = protect(tx, rtp_packet(9, 7231, 60));
+    const Bytes next = protect(tx, rtp_packet(9, 7232, 60));
+    expect_batch_matches_single(make_rx, {start}, {far, next}, "2^15 genuine");
+    far[20] ^= 1;
+    expect_batch_matches_single(make_rx, {start}, {far, next}, "2^15 forged");
+  }
+  {
+    Session tx = make_session(profile(), {keys});
+    const Bytes first = protect(tx, rtp_packet(9, 1, 60));
+    ASSERT_TRUE(tx.set_roc(9, UINT32_MAX));
+    std::vector<Bytes> last;
+    for (std::uint16_t seq : {std::uint16_t{65533}, std::uint16_t{65534}, std::uint16_t{65535}}) {
+      last.push_back(protect(tx, rtp_packet(9, seq, 60)));
+    }
+    Bytes past = last.back();
+    past[2] = 0;  // sequence number 0: no index under ROC 2^32 - 1 follows 65535
+    past[3] = 0;
+    auto make_rx_at_last_roc = [&] {
+      Session rx = make_rx();
+      Bytes p = first;
+      EXPECT_TRUE(rx.unprotect_rtp(p).has_value());
+      EXPECT_TRUE(rx.set_roc(9, UINT32_MAX));
+      return rx;
+    };
+    expect_batch_matches_single(make_rx_at_last_roc, {last[0]}, {last[1], last[2], past},
+                                "last index");
+  }
+  {
+    Session tx = make_session(profile(), {keys});
+    std::vector<Bytes> sent;
+    for (std::uint16_t seq = 100; seq <= 110; ++seq) {
+      sent.push_back(protect(tx, rtp_packet(9, seq, 60)));
+    }
+    std::vector<Bytes> first = sent;
+    first.erase(first.begin() + 9);  // 109 comes later
+    expect_batch_matches_single(make_rx, first, {sent[9], sent[10]}, "behind the highest");
+  }
+  {
+    Session tx = make_session(profile(), {keys});
+    const Bytes first = protect(tx, rtp_packet(9, 1, 60));
+    ASSERT_TRUE(tx.set_roc(9, 5));
+    const Bytes near = protect(tx, rtp_packet(9, 65000, 60));
+    Bytes wrap = protect(tx, rtp_packet(9, 65535, 60));
+    const Bytes after = protect(tx, rtp_packet(9, 0, 60));
+    wrap[20] ^= 1;
+    auto make_rx_reset = [&] {
+      Session rx = make_rx();
+      Bytes p = first;
+      EXPECT_TRUE(rx.unprotect_rtp(p).has_value());
+      EXPECT_TRUE(rx.set_roc(9, 5));
+      p = near;
+      EXPECT_TRUE(rx.unprotect_rtp(p).has_value());
+      EXPECT_TRUE(rx.set_roc(9, 5));  // the window restarts; its highest index stays 5 || 65000
+      return rx;
+    };
+    expect_batch_matches_single(make_rx_reset, {}, {wrap, after}, "not started");
+  }
+}
+
 // rtcp_traffic builds plain RTCP packets: SSRCs 1..5 in runs, 8 to 400 bytes (GCM packets past
 // the batch kernel's 256 bytes take the single path inside a batch), a short one and one of
 // the wrong version.
