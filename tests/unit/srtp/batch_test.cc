@@ -370,13 +370,20 @@ TEST_P(SrtpBatch, RunsOfConsecutivePacketsAreJudgedAtTheirEdges) {
   const KeySet keys = make_keys(profile(), 47);
   auto make_rx = [&] { return make_session(profile(), {keys}); };
   {
+    // With a packet of another stream between the two: the run is a stream's, not the chunk's.
     Session tx = make_session(profile(), {keys});
     const Bytes start = protect(tx, rtp_packet(9, 40000, 60));
+    const Bytes other_start = protect(tx, rtp_packet(10, 500, 60));
     Bytes far = protect(tx, rtp_packet(9, 7231, 60));
+    const Bytes other = protect(tx, rtp_packet(10, 501, 60));
     const Bytes next = protect(tx, rtp_packet(9, 7232, 60));
     expect_batch_matches_single(make_rx, {start}, {far, next}, "2^15 genuine");
+    expect_batch_matches_single(make_rx, {start, other_start}, {far, other, next},
+                                "2^15 genuine, interleaved");
     far[20] ^= 1;
     expect_batch_matches_single(make_rx, {start}, {far, next}, "2^15 forged");
+    expect_batch_matches_single(make_rx, {start, other_start}, {far, other, next},
+                                "2^15 forged, interleaved");
   }
   {
     Session tx = make_session(profile(), {keys});
