@@ -277,18 +277,6 @@ struct Provisional {
   StreamState* stream;
 };
 
-// latest_queued is the latest packet of `ssrc` in the chunk, or null. The provisional
-// estimate starts from it, and it already holds the stream (streams are neither created nor
-// removed while a chunk is open, so its lookup stands; null if the stream is yet to be made).
-const Lane* latest_queued(const Chunk& c, std::uint32_t ssrc) noexcept {
-  for (std::size_t i = c.count; i-- > 0;) {
-    if (c.lanes[i].ssrc == ssrc) {
-      return &c.lanes[i];
-    }
-  }
-  return nullptr;
-}
-
 // continues_run: the packet is the next one, in order, of a started stream after `queued`,
 // the latest packet the chunk holds of that stream (a burst, what most batches are), and
 // the highest index of that stream the chunk would leave. Its index is then that packet's
@@ -311,8 +299,8 @@ bool continues_run(const Lane& queued, const RtpHeader& h, Provisional& out) noe
 }
 
 // estimate_provisional estimates the packet's index from the stream's state and `queued`,
-// the latest packet of its SSRC in the chunk (or null), with the replay check; false when it
-// must take the single path.
+// the latest packet of its SSRC in the chunk (or null: Chunk::latest_of), with the replay
+// check; false when it must take the single path.
 bool estimate_provisional(SessionState& s, const Chunk& c, const RtpHeader& h, const Lane* queued,
                           bool aead, Provisional& out) noexcept {
   StreamState* st = queued != nullptr ? queued->stream : s.streams.find(h.ssrc);
@@ -377,7 +365,7 @@ bool defer_unprotect(SessionState& s, Chunk& c, PacketJob& job) noexcept {
   if (km == nullptr) {
     return false;
   }
-  const Lane* queued = latest_queued(c, h.ssrc);
+  const Lane* queued = c.latest_of(h.ssrc);
   Provisional est;
   if (!(queued != nullptr && continues_run(*queued, h, est)) &&
       !estimate_provisional(s, c, h, queued, aead, est)) {

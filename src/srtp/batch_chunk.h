@@ -21,7 +21,8 @@ struct Lane {
   PacketJob* job;
   std::uint64_t index;          // protect: the index used; unprotect: the provisional estimate
                                 // (SRTP) or the packet's explicit index (SRTCP)
-  std::uint64_t highest_after;  // unprotect: the stream's highest index if this one succeeds
+  std::uint64_t highest_after;  // unprotect: the stream's highest index if this one and the
+                                // queued ones of its SSRC before it succeed
   StreamState* stream;          // unprotect: the packet's stream (AEAD: it exists), or null
   std::uint32_t ssrc;
   std::uint16_t sequence;  // SRTP unprotect, AES-CM and NULL
@@ -85,6 +86,16 @@ struct Chunk {
   // or holds another master key's packets: one batch call per key).
   bool full_for(const KeyMaterial* key) const noexcept {
     return count == kLanes || (count != 0 && km != key);
+  }
+  // latest_of is the latest queued packet of `ssrc`, or null. (Streams are neither created nor
+  // removed while a chunk is open, so its stream lookup stands.)
+  const Lane* latest_of(std::uint32_t ssrc) const noexcept {
+    for (std::size_t i = count; i-- > 0;) {
+      if (lanes[i].ssrc == ssrc) {
+        return &lanes[i];
+      }
+    }
+    return nullptr;
   }
   // take_lane queues one more packet under `key`, an SRTCP one when `for_rtcp`, and returns
   // its lane (after full_for was false or the chunk was flushed).
