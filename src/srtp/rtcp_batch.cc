@@ -38,8 +38,7 @@ std::size_t aead_batch_max(const SessionState& s) noexcept {
 // defer_protect_rtcp plans `job` and queues its crypto; false when it must take the single
 // path instead (a GCM packet's body over `batch_max`). A failed plan is the job's
 // result: plan_protect_rtcp changes nothing when it fails.
-bool defer_protect_rtcp(SessionState& s, Chunk& c, PacketJob& job,
-                        std::size_t batch_max) noexcept {
+bool defer_protect_rtcp(SessionState& s, Chunk& c, PacketJob& job, std::size_t batch_max) noexcept {
   std::uint8_t* buf = job.buffer.data();
   const std::size_t len = job.length;
   const ProfileInfo& p = *s.profile;
