@@ -293,6 +293,29 @@ TEST_P(SrtpBatch, MkiSelectsKeysPerPacketInsideABatch) {
   EXPECT_EQ(single.drop_counters().auth, 0u);
 }
 
+// expect_batch_matches_single: two receivers made by `make_rx` take `first` one by one; then
+// one takes `batch` as one batch and the other one by one. The batch's jobs must match the
+// one-by-one outcomes, and the drop counters must agree. Returns the one-by-one outcomes.
+template <class MakeRx>
+std::vector<Outcome> expect_batch_matches_single(MakeRx make_rx, const std::vector<Bytes>& first,
+                                                 const std::vector<Bytes>& batch,
+                                                 const char* what) {
+  Session single = make_rx();
+  Session batched = make_rx();
+  run_single(single, first, false);
+  run_single(batched, first, false);
+  const std::vector<Outcome> ref = run_single(single, batch, false);
+  std::vector<Bytes> copy = batch;
+  std::vector<PacketJob> jobs;
+  for (Bytes& p : copy) {
+    jobs.push_back({p, p.size(), {}});
+  }
+  batched.unprotect_rtp_batch(jobs);
+  expect_jobs_match(jobs, ref, what);
+  expect_same_counters(single, batched);
+  return ref;
+}
+
 // Several packets of one SSRC in one batch, each judged as a one-by-one receiver judges it
 // whatever happened to the packets before it in the batch: a packet far ahead (genuine, then
 // forged) followed by one that its window leaves behind, and by one just after it. AEAD
@@ -316,42 +339,13 @@ TEST_P(SrtpBatch, LaterPacketsOfAnSsrcAreJudgedAfterTheEarlierOnes) {
     if (forge_the_far_one) {
       rx_in[2][20] ^= 1;
     }
-    Session single = make_session(profile(), {keys}, c);
-    Session batched = make_session(profile(), {keys}, c);
-    const std::vector<Outcome> ref = run_single(single, rx_in, false);
-    std::vector<Bytes> copy = rx_in;
-    std::vector<PacketJob> jobs;
-    for (Bytes& p : copy) {
-      jobs.push_back({p, p.size(), {}});
-    }
-    batched.unprotect_rtp_batch(jobs);
-    expect_jobs_match(jobs, ref, forge_the_far_one ? "forged" : "genuine");
+    const std::vector<Outcome> ref =
+        expect_batch_matches_single([&] { return make_session(profile(), {keys}, c); }, {}, rx_in,
+                                    forge_the_far_one ? "forged" : "genuine");
     // 102 falls behind 600's window when 600 is genuine; 540 is inside 601's.
     EXPECT_EQ(ref[3].ok, forge_the_far_one);
     EXPECT_TRUE(ref[5].ok || forge_the_far_one);
-    expect_same_counters(single, batched);
   }
-}
-
-// expect_batch_matches_single: two receivers made by `make_rx` take `first` one by one; then
-// one takes `batch` as one batch and the other one by one. The batch's jobs must match the
-// one-by-one outcomes, and the drop counters must agree.
-template <class MakeRx>
-void expect_batch_matches_single(MakeRx make_rx, const std::vector<Bytes>& first,
-                                 const std::vector<Bytes>& batch, const char* what) {
-  Session single = make_rx();
-  Session batched = make_rx();
-  run_single(single, first, false);
-  run_single(batched, first, false);
-  const std::vector<Outcome> ref = run_single(single, batch, false);
-  std::vector<Bytes> copy = batch;
-  std::vector<PacketJob> jobs;
-  for (Bytes& p : copy) {
-    jobs.push_back({p, p.size(), {}});
-  }
-  batched.unprotect_rtp_batch(jobs);
-  expect_jobs_match(jobs, ref, what);
-  expect_same_counters(single, batched);
 }
 
 // A run of consecutive packets of one stream takes a shortcut in a batch (its index is the
