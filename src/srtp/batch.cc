@@ -285,7 +285,7 @@ struct Provisional {
 // 2^15 past the stream's real highest index, which lies between that and the queued packet's
 // index (whichever queued packets fail), so RFC 3711's estimate from any of them is this
 // index (settled for AEAD; docs/DESIGN.md, "Runs of one stream in SRTP batches"). Measured
-// on Zen 5, the checks it skips were 4-5 ns of a batched 100-byte GCM packet's 36.
+// on Zen 5, the checks it skips were 3-4 ns of a batched 100-byte GCM packet's 35.
 bool continues_run(const Lane& queued, const RtpHeader& h, Provisional& out) noexcept {
   const std::uint64_t index = queued.index + 1;
   StreamState* st = queued.stream;
@@ -331,10 +331,8 @@ bool estimate_provisional(SessionState& s, const Chunk& c, const RtpHeader& h, c
   }
   // A duplicate of a queued packet (its fate depends on that one's) can only be at or below
   // the provisional highest index; in-order packets skip the scan.
-  for (std::size_t i = 0; queued_ssrc && index <= highest && i < c.count; ++i) {
-    if (c.lanes[i].ssrc == h.ssrc && c.lanes[i].index == index) {
-      return false;
-    }
+  if (queued_ssrc && index <= highest && c.holds(h.ssrc, index)) {
+    return false;
   }
   if (aead && queued_ssrc && !settled_by_queue_state(s, *st, highest, index, h.sequence)) {
     return false;

@@ -97,6 +97,16 @@ struct Chunk {
     }
     return nullptr;
   }
+  // holds tells whether a packet of `ssrc` with `index` is queued (a later copy's fate would
+  // depend on that one's).
+  bool holds(std::uint32_t ssrc, std::uint64_t index) const noexcept {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (lanes[i].ssrc == ssrc && lanes[i].index == index) {
+        return true;
+      }
+    }
+    return false;
+  }
   // take_lane queues one more packet under `key`, an SRTCP one when `for_rtcp`, and returns
   // its lane (after full_for was false or the chunk was flushed).
   std::size_t take_lane(KeyMaterial* key, bool for_rtcp) noexcept {
