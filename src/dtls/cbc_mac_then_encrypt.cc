@@ -24,26 +24,50 @@ namespace wireseal::dtls::detail {
 namespace {
 
 using wireseal::detail::ct_mask_eq;
-using wireseal::detail::ct_mask_eq_u16;
 using wireseal::detail::ct_mask_ge;
-using wireseal::detail::ct_mask_ge_u16;
-using wireseal::detail::ct_mask_lt_u16;
+using wireseal::detail::ct_mask_ge_u8;
+using wireseal::detail::ct_mask_lt;
+using wireseal::detail::ct_mask_lt_u8;
+
+// clamp_to_row is x - row clamped to [0, width], in constant time: where the secret position
+// x falls in the row of `width` bytes that starts at `row` (0 before it, width after it).
+// Every argument is below 2^16, so the differences never reach the sign bit.
+inline std::size_t clamp_to_row(std::size_t x, std::size_t row, std::size_t width) noexcept {
+  using wireseal::detail::ct_mask_lt;
+  using wireseal::detail::ct_select;
+  return ct_select(ct_mask_lt(x, row), 0, ct_select(ct_mask_lt(row + width, x), width, x - row));
+}
 
 // padding_mismatch ORs together, over the last `to_check` bytes of the record, the
-// difference from `pad` of each byte that lies in the padding (byte t of the tail when
-// t + pad >= to_check - 1: no negative numbers, and both below 512, so the 16-bit masks, which
-// vectorise). Zero when the padding is well formed.
+// difference from `pad` of each byte that lies in the padding: byte t of the tail when
+// t >= to_check - 1 - pad. It works in rows of 32 bytes: the row's first padding byte is a
+// scalar computed once (clamp_to_row), and each byte's mask compares its place in the row,
+// below 2^7, with that, in 8-bit lanes (a whole row is one AVX2 step; the mask of the
+// position itself, in wider lanes, was most of the cost). Zero when the padding is well
+// formed.
 WS_CT_VECTOR_CLONES
 std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
                               std::size_t pad) noexcept {
-  const auto last = static_cast<std::uint16_t>(to_check - 1);
-  const auto pad16 = static_cast<std::uint16_t>(pad);  // secret
+  constexpr std::size_t kRow = 32;
+  const std::size_t last = to_check - 1;
+  // The first padding byte; 0 when the padding would run past the tail (such a record
+  // fails its length check, and the whole tail is compared).
+  const std::size_t first =
+      wireseal::detail::ct_select(ct_mask_ge(last, pad), last - pad, 0);  // secret
+  const auto pad8 = static_cast<std::uint8_t>(pad);
   std::uint8_t bad = 0;
-  for (std::size_t t = 0; t < to_check; ++t) {
-    const auto in_pad = static_cast<std::uint8_t>(
-        ct_mask_ge_u16(static_cast<std::uint16_t>(static_cast<std::uint16_t>(t) + pad16), last));
-    bad = static_cast<std::uint8_t>(bad | (in_pad & (tail[t] ^ static_cast<std::uint8_t>(pad))));
+  const auto scan_row = [&](std::size_t row, std::size_t n) {
+    const auto from = static_cast<std::uint8_t>(clamp_to_row(first, row, kRow));
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint8_t in_pad = ct_mask_ge_u8(static_cast<std::uint8_t>(j), from);
+      bad = static_cast<std::uint8_t>(bad | (in_pad & (tail[row + j] ^ pad8)));
+    }
+  };
+  std::size_t row = 0;
+  for (; row + kRow <= to_check; row += kRow) {
+    scan_row(row, kRow);  // a constant count: whole vector steps
   }
+  scan_row(row, to_check - row);
   return bad;
 }
 
@@ -114,21 +138,24 @@ template <class MacLen>
                                                  std::size_t mac_start, MacLen mac_len,
                                                  std::size_t scan_start,
                                                  std::uint8_t* out) noexcept {
-  // Scan in rows of mac_len bytes: byte j of every row lands in rotated[j], under a mask that
-  // says whether it belongs to the MAC. Positions are relative to scan_start (the window is at
-  // most mac_len + 256 bytes, below 2^15) so the masks are the 16-bit forms, which vectorise.
+  // Scan in rows of mac_len bytes: byte j of every row lands in rotated[j] when it belongs
+  // to the MAC, which in that row are the bytes [from, to) (clamp_to_row, scalars once a
+  // row), so each byte's mask compares j, below 2^7, in 8-bit lanes. The row holding the
+  // MAC's first byte says how far rotated[] is rotated. Positions are relative to
+  // scan_start: the window is at most mac_len + 256 bytes.
   std::uint8_t rotated[crypto::kMaxDigestLength] = {};
-  std::uint16_t rotate_offset = 0;
+  std::size_t rotate_offset = 0;
   const std::size_t window = data.size() - scan_start;
-  const auto start = static_cast<std::uint16_t>(mac_start - scan_start);  // secret
-  const auto stop = static_cast<std::uint16_t>(start + mac_len);
+  const std::size_t start = mac_start - scan_start;  // secret
   const auto scan_row = [&](std::size_t row, std::size_t n) {
+    const auto from = static_cast<std::uint8_t>(clamp_to_row(start, row, mac_len));
+    const auto to = static_cast<std::uint8_t>(clamp_to_row(start + mac_len, row, mac_len));
+    rotate_offset |= (start - row) & ct_mask_ge(start, row) & ct_mask_lt(start, row + mac_len);
     for (std::size_t j = 0; j < n; ++j) {
-      const auto pos = static_cast<std::uint16_t>(row + j);
+      const auto place = static_cast<std::uint8_t>(j);
       const auto in_mac =
-          static_cast<std::uint8_t>(ct_mask_ge_u16(pos, start) & ct_mask_lt_u16(pos, stop));
+          static_cast<std::uint8_t>(ct_mask_ge_u8(place, from) & ct_mask_lt_u8(place, to));
       rotated[j] = static_cast<std::uint8_t>(rotated[j] | (data[scan_start + row + j] & in_mac));
-      rotate_offset = static_cast<std::uint16_t>(rotate_offset | (j & ct_mask_eq_u16(pos, start)));
     }
   };
   std::size_t row = 0;
@@ -137,9 +164,9 @@ template <class MacLen>
   }
   scan_row(row, window - row);
   if constexpr (in_words<MacLen>()) {
-    rotate_words<MacLen::value / 8>(rotated, rotate_offset, out);
+    rotate_words<MacLen::value / 8>(rotated, static_cast<std::uint16_t>(rotate_offset), out);
   } else {
-    rotate_bytes(rotated, mac_len, rotate_offset, out);
+    rotate_bytes(rotated, mac_len, static_cast<std::uint16_t>(rotate_offset), out);
   }
 }
 
