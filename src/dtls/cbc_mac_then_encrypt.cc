@@ -90,43 +90,51 @@ inline void rotate_bytes(std::uint8_t (&rotated)[crypto::kMaxDigestLength], std:
   std::memcpy(out, rotated, mac_len);
 }
 
-// rotate_words is rotate_bytes for a MAC of W 64-bit words (SHA-256, SHA-384), in registers:
-// each step's rotation by a public byte count is word moves and funnel shifts. (The byte form
-// reloads the bytes it just stored at another offset, a store-forwarding stall per step, about
-// as long as the whole scan.)
-template <std::size_t W>
+// rotate_words is rotate_bytes for a MAC of W whole words (SHA-256 and SHA-384 in 64-bit
+// words, SHA-1 in five 32-bit ones), in registers: each step's rotation by a public byte
+// count is word moves and funnel shifts. (The byte form reloads the bytes it just stored at
+// another offset, a store-forwarding stall per step, about as long as the whole scan.)
+template <class Word, std::size_t W>
 inline void rotate_words(const std::uint8_t* rotated, std::uint16_t offset,
                          std::uint8_t* out) noexcept {
-  std::uint64_t w[W];
+  constexpr std::size_t kBytes = sizeof(Word);
+  Word w[W];
   for (std::size_t i = 0; i < W; ++i) {
-    w[i] = load_le64(rotated + 8 * i);
+    w[i] = load<std::endian::little, Word>(rotated + kBytes * i);
   }
-  for (std::size_t shift = 1, bit = 0; shift < 8 * W; shift <<= 1, ++bit) {
-    const std::uint64_t mask = 0 - static_cast<std::uint64_t>((offset >> bit) & 1);
-    const std::size_t words = shift / 8;
-    const std::size_t bits = 8 * (shift % 8);
-    std::uint64_t r[W];
+  for (std::size_t shift = 1, bit = 0; shift < kBytes * W; shift <<= 1, ++bit) {
+    const Word mask = Word{0} - static_cast<Word>((offset >> bit) & 1);
+    const std::size_t words = shift / kBytes;
+    const std::size_t bits = 8 * (shift % kBytes);
+    Word r[W];
     for (std::size_t i = 0; i < W; ++i) {
-      const std::uint64_t lo = w[(i + words) % W];
-      const std::uint64_t hi = w[(i + words + 1) % W];
-      r[i] = bits == 0 ? lo : (lo >> bits) | (hi << (64 - bits));  // byte k gets byte k + shift
+      const Word lo = w[(i + words) % W];
+      const Word hi = w[(i + words + 1) % W];
+      // byte k gets byte k + shift
+      r[i] = bits == 0 ? lo : static_cast<Word>((lo >> bits) | (hi << (8 * kBytes - bits)));
     }
     for (std::size_t i = 0; i < W; ++i) {
-      w[i] = (r[i] & mask) | (w[i] & ~mask);
+      w[i] = static_cast<Word>((r[i] & mask) | (w[i] & ~mask));
     }
   }
   for (std::size_t i = 0; i < W; ++i) {
-    store_le64(out + 8 * i, w[i]);
+    store<std::endian::little>(out + kBytes * i, w[i]);
   }
 }
 
-// in_words: a MAC of a constant size that is whole 64-bit words.
+// rotate_mac is the rotation for a MAC of constant size: in 64-bit words when it is whole
+// ones, else in 32-bit words when it is whole ones (SHA-1), else byte by byte.
 template <class MacLen>
-constexpr bool in_words() noexcept {
+inline void rotate_mac(std::uint8_t (&rotated)[crypto::kMaxDigestLength], MacLen mac_len,
+                       std::uint16_t offset, std::uint8_t* out) noexcept {
   if constexpr (std::is_same_v<MacLen, std::size_t>) {
-    return false;
+    rotate_bytes(rotated, mac_len, offset, out);
+  } else if constexpr (MacLen::value % 8 == 0) {
+    rotate_words<std::uint64_t, MacLen::value / 8>(rotated, offset, out);
+  } else if constexpr (MacLen::value % 4 == 0) {
+    rotate_words<std::uint32_t, MacLen::value / 4>(rotated, offset, out);
   } else {
-    return MacLen::value % 8 == 0;
+    rotate_bytes(rotated, mac_len, offset, out);
   }
 }
 
@@ -164,11 +172,7 @@ template <class MacLen>
     scan_row(row, mac_len);  // whole rows: a constant count when MacLen is
   }
   scan_row(row, window - row);
-  if constexpr (in_words<MacLen>()) {
-    rotate_words<MacLen::value / 8>(rotated, static_cast<std::uint16_t>(rotate_offset), out);
-  } else {
-    rotate_bytes(rotated, mac_len, static_cast<std::uint16_t>(rotate_offset), out);
-  }
+  rotate_mac(rotated, mac_len, static_cast<std::uint16_t>(rotate_offset), out);
 }
 
 // extract_mac is copy_mac_rows, with the MAC sizes of the DTLS suites (SHA-1, SHA-256,
@@ -216,8 +220,12 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
 
   // The received MAC, extracted before the hash for the same reason: issued after it, the
   // extraction waited for the outer hash (about 15 ns a record).
+  // The MAC starts at or after len - mac_len - 256 (the longest padding). The scan starts
+  // up to a row earlier, so that a long record's window is whole rows (whole vector steps);
+  // bytes before the earliest start are never MAC bytes, and their masks say so.
   std::uint8_t received[crypto::kMaxDigestLength];
-  const std::size_t scan_start = len > mac_len + 256 ? len - mac_len - 256 : 0;
+  const std::size_t window = (mac_len + 256 + mac_len - 1) / mac_len * mac_len;
+  const std::size_t scan_start = len > window ? len - window : 0;
   extract_mac(data, plaintext_len, mac_len, scan_start, received);
 
   // MAC over aad_prefix | length | plaintext, for a plaintext length known to be at least
