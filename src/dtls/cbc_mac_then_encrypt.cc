@@ -127,15 +127,14 @@ inline void rotate_words(const std::uint8_t* rotated, std::uint16_t offset,
 template <class MacLen>
 inline void rotate_mac(std::uint8_t (&rotated)[crypto::kMaxDigestLength], MacLen mac_len,
                        std::uint16_t offset, std::uint8_t* out) noexcept {
-  if constexpr (std::is_same_v<MacLen, std::size_t>) {
-    rotate_bytes(rotated, mac_len, offset, out);
-  } else if constexpr (MacLen::value % 8 == 0) {
-    rotate_words<std::uint64_t, MacLen::value / 8>(rotated, offset, out);
-  } else if constexpr (MacLen::value % 4 == 0) {
-    rotate_words<std::uint32_t, MacLen::value / 4>(rotated, offset, out);
-  } else {
-    rotate_bytes(rotated, mac_len, offset, out);
+  if constexpr (!std::is_same_v<MacLen, std::size_t>) {
+    if constexpr (MacLen::value % 8 == 0) {
+      return rotate_words<std::uint64_t, MacLen::value / 8>(rotated, offset, out);
+    } else if constexpr (MacLen::value % 4 == 0) {
+      return rotate_words<std::uint32_t, MacLen::value / 4>(rotated, offset, out);
+    }
   }
+  rotate_bytes(rotated, mac_len, offset, out);
 }
 
 // copy_mac_rows copies data[mac_start, mac_start + mac_len) into `out` without a memory access
