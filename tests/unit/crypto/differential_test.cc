@@ -274,6 +274,9 @@ TEST_P(AesModeDifferential, CbcMatchesOpenSslBothDirections) {
       Bytes back = ct;  // decrypt in place
       ASSERT_TRUE(cbc.decrypt(ivs, back, back));
       ASSERT_EQ(back, pt);
+      Bytes apart(n);  // and into another buffer
+      ASSERT_TRUE(cbc.decrypt(ivs, ct, apart));
+      ASSERT_EQ(apart, pt);
     }
     std::uint8_t odd[17] = {};
     const std::uint8_t iv[16] = {};

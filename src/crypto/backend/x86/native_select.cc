@@ -11,6 +11,7 @@
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
 #include "backend/x86/sha_avx512.h"
+#include "backend/x86/vaes512_cbc.h"
 #include "common/cpu_features.h"
 
 namespace wireseal::crypto::detail {
@@ -82,6 +83,7 @@ std::size_t native_gcm_batch_max() noexcept {
 // The VAES kernels also use AVX2 instructions (vaes_*.cc are built with -mavx2).
 bool native_uses_vaes() noexcept { return cpu::features().vaes && cpu::features().avx2; }
 const char* native_aes_name() noexcept { return native_uses_vaes() ? "vaes" : "aes-ni"; }
+bool cbc_decrypt_uses_vaes512() noexcept { return native_uses_vaes() && cpu::features().avx512f; }
 
 namespace {
 
