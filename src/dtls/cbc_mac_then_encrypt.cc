@@ -72,93 +72,64 @@ std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
   return bad;
 }
 
-// rotate_bytes writes rotated[0, mac_len) rotated left by `offset` (secret, below mac_len) to
-// `out`: one bit of the offset at a time, each step a masked choice between the bytes and
-// the bytes rotated by a public amount. The buffer holds two copies so that index k + shift
-// never wraps (no division, and the indices are public).
-inline void rotate_bytes(std::uint8_t (&rotated)[crypto::kMaxDigestLength], std::size_t mac_len,
-                         std::uint16_t offset, std::uint8_t* out) noexcept {
-  std::uint8_t twice[2 * crypto::kMaxDigestLength];
-  for (std::size_t shift = 1, bit = 0; shift < mac_len; shift <<= 1, ++bit) {
-    const auto mask = static_cast<std::uint8_t>(0 - ((offset >> bit) & 1));
-    std::memcpy(twice, rotated, mac_len);
-    std::memcpy(twice + mac_len, rotated, mac_len);
-    for (std::size_t k = 0; k < mac_len; ++k) {
-      rotated[k] = static_cast<std::uint8_t>((twice[k + shift] & mask) | (twice[k] & ~mask));
-    }
-  }
-  std::memcpy(out, rotated, mac_len);
-}
-
-// rotate_words is rotate_bytes for a MAC of W whole words (SHA-256 and SHA-384 in 64-bit
-// words, SHA-1 in five 32-bit ones), in registers: each step's rotation by a public byte
-// count is word moves and funnel shifts. (The byte form reloads the bytes it just stored at
-// another offset, a store-forwarding stall per step, about as long as the whole scan.)
-template <class Word, std::size_t W>
+// rotate_words rotates the W 64-bit words at `rotated` left by `offset` bytes (secret, below
+// 8 * W) into `out`, in registers: one bit of the offset at a time, each step a masked choice
+// between the words and the words rotated by a public byte count (word moves and funnel
+// shifts). (Rotating bytes in memory reloads the bytes just stored at another offset, a
+// store-forwarding stall per step, about as long as the whole scan.)
+template <std::size_t W>
 inline void rotate_words(const std::uint8_t* rotated, std::uint16_t offset,
                          std::uint8_t* out) noexcept {
-  constexpr std::size_t kBytes = sizeof(Word);
-  Word w[W];
+  std::uint64_t w[W];
   for (std::size_t i = 0; i < W; ++i) {
-    w[i] = load<std::endian::little, Word>(rotated + kBytes * i);
+    w[i] = load_le64(rotated + 8 * i);
   }
-  for (std::size_t shift = 1, bit = 0; shift < kBytes * W; shift <<= 1, ++bit) {
-    const Word mask = Word{0} - static_cast<Word>((offset >> bit) & 1);
-    const std::size_t words = shift / kBytes;
-    const std::size_t bits = 8 * (shift % kBytes);
-    Word r[W];
+  for (std::size_t shift = 1, bit = 0; shift < 8 * W; shift <<= 1, ++bit) {
+    const std::uint64_t mask = 0 - static_cast<std::uint64_t>((offset >> bit) & 1);
+    const std::size_t words = shift / 8;
+    const std::size_t bits = 8 * (shift % 8);
+    std::uint64_t r[W];
     for (std::size_t i = 0; i < W; ++i) {
-      const Word lo = w[(i + words) % W];
-      const Word hi = w[(i + words + 1) % W];
-      // byte k gets byte k + shift
-      r[i] = bits == 0 ? lo : static_cast<Word>((lo >> bits) | (hi << (8 * kBytes - bits)));
+      const std::uint64_t lo = w[(i + words) % W];
+      const std::uint64_t hi = w[(i + words + 1) % W];
+      r[i] = bits == 0 ? lo : (lo >> bits) | (hi << (64 - bits));  // byte k gets byte k + shift
     }
     for (std::size_t i = 0; i < W; ++i) {
-      w[i] = static_cast<Word>((r[i] & mask) | (w[i] & ~mask));
+      w[i] = (r[i] & mask) | (w[i] & ~mask);
     }
   }
   for (std::size_t i = 0; i < W; ++i) {
-    store<std::endian::little>(out + kBytes * i, w[i]);
+    store_le64(out + 8 * i, w[i]);
   }
 }
 
-// rotate_mac is the rotation for a MAC of constant size: in 64-bit words when it is whole
-// ones, else in 32-bit words when it is whole ones (SHA-1), else byte by byte.
-template <class MacLen>
-inline void rotate_mac(std::uint8_t (&rotated)[crypto::kMaxDigestLength], MacLen mac_len,
-                       std::uint16_t offset, std::uint8_t* out) noexcept {
-  if constexpr (!std::is_same_v<MacLen, std::size_t>) {
-    if constexpr (MacLen::value % 8 == 0) {
-      return rotate_words<std::uint64_t, MacLen::value / 8>(rotated, offset, out);
-    } else if constexpr (MacLen::value % 4 == 0) {
-      return rotate_words<std::uint32_t, MacLen::value / 4>(rotated, offset, out);
-    }
-  }
-  rotate_bytes(rotated, mac_len, offset, out);
-}
+// mac_row is the row copy_mac_rows scans in for a MAC of mac_len bytes: 32 bytes (one AVX2
+// step) for SHA-1 and SHA-256, 64 for longer MACs.
+constexpr std::size_t mac_row(std::size_t mac_len) noexcept { return mac_len <= 32 ? 32 : 64; }
 
 // copy_mac_rows copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
-// MacLen is std::size_t, or a std::integral_constant for the digest sizes in use, so that
-// their rows are whole vector steps (inline: compiled into extract_mac's clones).
-template <class MacLen>
+// It writes Row bytes: the MAC, then zeros.
+// It scans in rows of Row >= mac_len bytes: byte j of every row lands in rotated[j] when it
+// belongs to the MAC, which in that row are the bytes [from, to) (clamp_to_row, scalars once
+// a row), so each byte's mask compares j, below 2^7, in 8-bit lanes. A MAC fits in a row, so
+// its bytes land in distinct places, in order from start mod Row on and wrapping round; the
+// row holding the MAC's first byte says how far to rotate them back. Positions are relative
+// to scan_start: the window is at most 384 bytes. (Inline: compiled into
+// extract_mac's clones.)
+template <std::size_t Row, class MacLen>
 [[gnu::always_inline]] inline void copy_mac_rows(std::span<const std::uint8_t> data,
                                                  std::size_t mac_start, MacLen mac_len,
                                                  std::size_t scan_start,
                                                  std::uint8_t* out) noexcept {
-  // Scan in rows of mac_len bytes: byte j of every row lands in rotated[j] when it belongs
-  // to the MAC, which in that row are the bytes [from, to) (clamp_to_row, scalars once a
-  // row), so each byte's mask compares j, below 2^7, in 8-bit lanes. The row holding the
-  // MAC's first byte says how far rotated[] is rotated. Positions are relative to
-  // scan_start: the window is at most mac_len + 256 bytes.
-  std::uint8_t rotated[crypto::kMaxDigestLength] = {};
+  alignas(Row) std::uint8_t rotated[Row] = {};
   std::size_t rotate_offset = 0;
   const std::size_t window = data.size() - scan_start;
   const std::size_t start = mac_start - scan_start;  // secret
   const auto scan_row = [&](std::size_t row, std::size_t n) {
-    const auto from = static_cast<std::uint8_t>(clamp_to_row(start, row, mac_len));
-    const auto to = static_cast<std::uint8_t>(clamp_to_row(start + mac_len, row, mac_len));
-    rotate_offset |= (start - row) & ct_mask_ge(start, row) & ct_mask_lt(start, row + mac_len);
+    const auto from = static_cast<std::uint8_t>(clamp_to_row(start, row, Row));
+    const auto to = static_cast<std::uint8_t>(clamp_to_row(start + mac_len, row, Row));
+    rotate_offset |= (start - row) & ct_mask_ge(start, row) & ct_mask_lt(start, row + Row);
     for (std::size_t j = 0; j < n; ++j) {
       const auto place = static_cast<std::uint8_t>(j);
       const auto in_mac =
@@ -167,30 +138,34 @@ template <class MacLen>
     }
   };
   std::size_t row = 0;
-  for (; row + mac_len <= window; row += mac_len) {
-    scan_row(row, mac_len);  // whole rows: a constant count when MacLen is
+  for (; row + Row <= window; row += Row) {
+    scan_row(row, Row);  // a constant count: whole vector steps
   }
   scan_row(row, window - row);
-  rotate_mac(rotated, mac_len, static_cast<std::uint16_t>(rotate_offset), out);
+  rotate_words<Row / 8>(rotated, static_cast<std::uint16_t>(rotate_offset), out);
 }
 
-// extract_mac is copy_mac_rows, with the MAC sizes of the DTLS suites (SHA-1, SHA-256,
-// SHA-384) as constants.
+// extract_mac is copy_mac_rows in the row its MAC needs (`out` holds kMaxDigestLength bytes),
+// with the MAC sizes of the DTLS suites (SHA-1, SHA-256, SHA-384) as constants.
 WS_CT_VECTOR_CLONES
 void extract_mac(std::span<const std::uint8_t> data, std::size_t mac_start, std::size_t mac_len,
                  std::size_t scan_start, std::uint8_t* out) noexcept {
+  using std::integral_constant;
   switch (mac_len) {
     case 20:
-      return copy_mac_rows(data, mac_start, std::integral_constant<std::size_t, 20>{}, scan_start,
-                           out);
+      return copy_mac_rows<32>(data, mac_start, integral_constant<std::size_t, 20>{}, scan_start,
+                               out);
     case 32:
-      return copy_mac_rows(data, mac_start, std::integral_constant<std::size_t, 32>{}, scan_start,
-                           out);
+      return copy_mac_rows<32>(data, mac_start, integral_constant<std::size_t, 32>{}, scan_start,
+                               out);
     case 48:
-      return copy_mac_rows(data, mac_start, std::integral_constant<std::size_t, 48>{}, scan_start,
-                           out);
+      return copy_mac_rows<64>(data, mac_start, integral_constant<std::size_t, 48>{}, scan_start,
+                               out);
     default:
-      return copy_mac_rows(data, mac_start, mac_len, scan_start, out);
+      if (mac_row(mac_len) == 32) {
+        return copy_mac_rows<32>(data, mac_start, mac_len, scan_start, out);
+      }
+      return copy_mac_rows<64>(data, mac_start, mac_len, scan_start, out);
   }
 }
 
@@ -223,7 +198,8 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
   // up to a row earlier, so that a long record's window is whole rows (whole vector steps);
   // bytes before the earliest start are never MAC bytes, and their masks say so.
   std::uint8_t received[crypto::kMaxDigestLength];
-  const std::size_t window = (mac_len + 256 + mac_len - 1) / mac_len * mac_len;
+  const std::size_t row = mac_row(mac_len);
+  const std::size_t window = (mac_len + 256 + row - 1) / row * row;
   const std::size_t scan_start = len > window ? len - window : 0;
   extract_mac(data, plaintext_len, mac_len, scan_start, received);
 
