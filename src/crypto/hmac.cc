@@ -290,21 +290,21 @@ void compress(HashAlgorithm hash, detail::ShaKernels::Compress native, Chain& c,
   std::copy(h, h + words, c.w);
 }
 
-// digest_of writes the digest a final chaining value stands for (big-endian words, truncated
-// for SHA-224 and SHA-384).
+// digest_of writes the big-endian chaining value to `out`, which holds kMaxDigestLength bytes:
+// 32 bytes for the 64-byte-block hashes, 64 for SHA-384/512, the digest being the first
+// digest_length(hash) of them (SHA-224 and SHA-384 truncate, and SHA-1's value is five words
+// and zeros). Whole words straight into `out`: copying a digest of a run-time length was a
+// library call, twice a record.
 void digest_of(HashAlgorithm hash, const Chain& c, std::uint8_t* out) noexcept {
-  std::uint8_t full[64];
   if (block_length(hash) == 128) {
     for (std::size_t w = 0; w < 8; ++w) {
-      store_be64(full + 8 * w, c.w[w]);
+      store_be64(out + 8 * w, c.w[w]);
     }
   } else {
     for (std::size_t w = 0; w < 8; ++w) {
-      store_be32(full + 4 * w, static_cast<std::uint32_t>(c.w[w]));
+      store_be32(out + 4 * w, static_cast<std::uint32_t>(c.w[w]));
     }
   }
-  std::memcpy(out, full, digest_length(hash));
-  wireseal::detail::wipe_small(full, sizeof(full));
 }
 
 // gather copies bytes [base, base + n) of header || data into out, zeros past the end.
@@ -460,7 +460,7 @@ void outer_digest(HashAlgorithm hash, detail::ShaKernels::Compress native, const
     return;
   }
   alignas(16) std::uint8_t block[64];
-  std::memcpy(block, digest, len);
+  std::memcpy(block, digest, 32);  // the whole value; finish_outer_block writes from len on
   detail::finish_outer_block(block, len);
   Chain c = outer_chain;
   compress(hash, native, c, block, 1);
