@@ -96,6 +96,19 @@ inline __m128i decrypt_group(const RoundKeys512& rk, const std::uint8_t* src, st
   return last;
 }
 
+// decrypt_rest decrypts the `len` bytes (1 to 31 blocks) after the last whole group as one
+// group of as many registers as they need, N at most.
+template <std::size_t N>
+inline void decrypt_rest(const RoundKeys512& rk, const std::uint8_t* src, std::uint8_t* dst,
+                         std::size_t len, __m128i prev) noexcept {
+  if constexpr (N > 1) {
+    if (len <= 64 * (N - 1)) {
+      return decrypt_rest<N - 1>(rk, src, dst, len, prev);
+    }
+  }
+  decrypt_group<N>(rk, src, dst, len, prev);
+}
+
 }  // namespace
 
 void cbc_decrypt_vaes512(const void* dec_round_keys, int rounds, const std::uint8_t* iv,
@@ -107,35 +120,8 @@ void cbc_decrypt_vaes512(const void* dec_round_keys, int rounds, const std::uint
   for (; off + kGroup <= len; off += kGroup) {
     prev = decrypt_group<8>(rk, in + off, out + off, kGroup, prev);
   }
-  // The rest, up to 31 blocks, as one group of as many registers as it needs.
-  const std::size_t rest = len - off;
-  switch ((rest + 63) / 64) {
-    case 0:
-      break;
-    case 1:
-      decrypt_group<1>(rk, in + off, out + off, rest, prev);
-      break;
-    case 2:
-      decrypt_group<2>(rk, in + off, out + off, rest, prev);
-      break;
-    case 3:
-      decrypt_group<3>(rk, in + off, out + off, rest, prev);
-      break;
-    case 4:
-      decrypt_group<4>(rk, in + off, out + off, rest, prev);
-      break;
-    case 5:
-      decrypt_group<5>(rk, in + off, out + off, rest, prev);
-      break;
-    case 6:
-      decrypt_group<6>(rk, in + off, out + off, rest, prev);
-      break;
-    case 7:
-      decrypt_group<7>(rk, in + off, out + off, rest, prev);
-      break;
-    default:
-      decrypt_group<8>(rk, in + off, out + off, rest, prev);
-      break;
+  if (off < len) {
+    decrypt_rest<8>(rk, in + off, out + off, len - off, prev);
   }
 }
 
