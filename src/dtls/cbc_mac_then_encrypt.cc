@@ -29,13 +29,12 @@ using wireseal::detail::ct_mask_ge;
 using wireseal::detail::ct_mask_ge_u8;
 using wireseal::detail::ct_mask_lt;
 using wireseal::detail::ct_mask_lt_u8;
+using wireseal::detail::ct_select;
 
 // clamp_to_row is x - row clamped to [0, width], in constant time: where the secret position
 // x falls in the row of `width` bytes that starts at `row` (0 before it, width after it).
 // Every argument is below 2^16, so the differences never reach the sign bit.
 inline std::size_t clamp_to_row(std::size_t x, std::size_t row, std::size_t width) noexcept {
-  using wireseal::detail::ct_mask_lt;
-  using wireseal::detail::ct_select;
   return ct_select(ct_mask_lt(x, row), 0, ct_select(ct_mask_lt(row + width, x), width, x - row));
 }
 
@@ -53,8 +52,7 @@ std::uint8_t padding_mismatch(const std::uint8_t* tail, std::size_t to_check,
   const std::size_t last = to_check - 1;
   // The first padding byte; 0 when the padding would run past the tail (such a record
   // fails its length check, and the whole tail is compared).
-  const std::size_t first =
-      wireseal::detail::ct_select(ct_mask_ge(last, pad), last - pad, 0);  // secret
+  const std::size_t first = ct_select(ct_mask_ge(last, pad), last - pad, 0);  // secret
   const auto pad8 = static_cast<std::uint8_t>(pad);
   std::uint8_t bad = 0;
   const auto scan_row = [&](std::size_t row, std::size_t n) {
@@ -106,6 +104,16 @@ inline void rotate_words(const std::uint8_t* rotated, std::uint16_t offset,
 // mac_row is the row copy_mac_rows scans in for a MAC of mac_len bytes: 32 bytes (one AVX2
 // step) for SHA-1 and SHA-256, 64 for longer MACs.
 constexpr std::size_t mac_row(std::size_t mac_len) noexcept { return mac_len <= 32 ? 32 : 64; }
+
+// mac_scan_start is where copy_mac_rows starts scanning a record of len bytes. The MAC starts
+// at or after len - mac_len - 256 (the longest padding); the scan starts up to a row earlier,
+// so that a long record's window is whole rows (whole vector steps). Bytes before the
+// earliest start are never MAC bytes, and their masks say so.
+constexpr std::size_t mac_scan_start(std::size_t len, std::size_t mac_len) noexcept {
+  const std::size_t row = mac_row(mac_len);
+  const std::size_t window = (mac_len + 256 + row - 1) / row * row;
+  return len > window ? len - window : 0;
+}
 
 // copy_mac_rows copies data[mac_start, mac_start + mac_len) into `out` without a memory access
 // that depends on the secret mac_start, which lies in [scan_start, data.size() - mac_len].
@@ -203,14 +211,8 @@ Result<std::size_t> cbc_open_mac_then_encrypt(const crypto::Hmac& hmac,
 
   // The received MAC, extracted before the hash for the same reason: issued after it, the
   // extraction waited for the outer hash (about 15 ns a record).
-  // The MAC starts at or after len - mac_len - 256 (the longest padding). The scan starts
-  // up to a row earlier, so that a long record's window is whole rows (whole vector steps);
-  // bytes before the earliest start are never MAC bytes, and their masks say so.
   std::uint8_t received[crypto::kMaxDigestLength];
-  const std::size_t row = mac_row(mac_len);
-  const std::size_t window = (mac_len + 256 + row - 1) / row * row;
-  const std::size_t scan_start = len > window ? len - window : 0;
-  extract_mac(data, plaintext_len, mac_len, scan_start, received);
+  extract_mac(data, plaintext_len, mac_len, mac_scan_start(len, mac_len), received);
 
   // MAC over aad_prefix | length | plaintext, for a plaintext length known to be at least
   // len - mac_len - 256 (the longest padding) and at most len - mac_len - 1.
