@@ -134,7 +134,7 @@ void compress_group(const HmacKernels& k, std::uint32_t* const* states,
 
 template <class Hash>
 void run_group(const HmacKernels& k, const std::uint32_t* inner, const std::uint32_t* outer,
-               HmacJob* const* jobs, std::size_t n) noexcept {
+               HmacJob* const* jobs, std::size_t n, BlockRunHook hook = {}) noexcept {
   constexpr std::size_t kWords = Hash::kWords;
   constexpr std::size_t kLanes = 4;
   BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]),
@@ -146,13 +146,15 @@ void run_group(const HmacKernels& k, const std::uint32_t* inner, const std::uint
     std::memcpy(state[i], inner, sizeof(state[i]));
   }
   if (n == 1) {
-    // One message: hash runs of whole blocks straight from its parts (one call each), then
-    // the assembled boundary and padding blocks.
+    // One message: hash runs of whole blocks straight from its parts (one call each, to the
+    // hook if there is one), then the assembled boundary and padding blocks.
     BlockFeeder& f = feeders[0];
     while (f.remaining_blocks() != 0) {
       std::size_t count = 0;
       const std::uint8_t* run = f.whole_blocks(&count);
-      if (count != 0) {
+      if (count != 0 && hook.run != nullptr) {
+        hook.run(hook.context, state[0], run, count);
+      } else if (count != 0) {
         k.compress(state[0], run, count);
       } else {
         k.compress(state[0], f.next(), 1);
@@ -350,6 +352,18 @@ void hmac_sha256_lanes(const HmacKernels& sha256, const std::uint32_t inner[8],
                        const std::uint32_t outer[8], HmacJob* const* jobs,
                        std::size_t num_jobs) noexcept {
   run_lanes<Sha256>(sha256, inner, outer, jobs, num_jobs);
+}
+
+void hmac_sha1_one(const HmacKernels& sha1, const std::uint32_t inner[5],
+                   const std::uint32_t outer[5], HmacJob& job, BlockRunHook hook) noexcept {
+  HmacJob* one = &job;
+  run_group<Sha1>(sha1, inner, outer, &one, 1, hook);
+}
+
+void hmac_sha256_one(const HmacKernels& sha256, const std::uint32_t inner[8],
+                     const std::uint32_t outer[8], HmacJob& job, BlockRunHook hook) noexcept {
+  HmacJob* one = &job;
+  run_group<Sha256>(sha256, inner, outer, &one, 1, hook);
 }
 
 void finish_outer_block(std::uint8_t block[64], std::size_t digest_len) noexcept {

@@ -35,6 +35,22 @@ void hmac_sha256_lanes(const HmacKernels& sha256, const std::uint32_t inner[8],
                        const std::uint32_t outer[8], HmacJob* const* jobs,
                        std::size_t num_jobs) noexcept;
 
+// BlockRunHook takes over the runs of whole blocks that lie in place in a message's parts:
+// run(context, state, blocks, count) must compress the `count` blocks at `blocks` into `state`,
+// and may do other work beside them (the stitched CBC kernels run an AES chain, cbc_hmac.cc).
+struct BlockRunHook {
+  void (*run)(void* context, std::uint32_t* state, const std::uint8_t* blocks,
+              std::size_t count) noexcept = nullptr;
+  void* context = nullptr;
+};
+
+// hmac_sha1_one / hmac_sha256_one compute one job's MAC on the single-lane kernel, as the
+// _lanes functions do for one job, with each run of whole in-place blocks handed to `hook`.
+void hmac_sha1_one(const HmacKernels& sha1, const std::uint32_t inner[5],
+                   const std::uint32_t outer[5], HmacJob& job, BlockRunHook hook) noexcept;
+void hmac_sha256_one(const HmacKernels& sha256, const std::uint32_t inner[8],
+                     const std::uint32_t outer[8], HmacJob& job, BlockRunHook hook) noexcept;
+
 // hmac_sha1_short / hmac_sha256_short compute the MAC of a message of at most 55 bytes (one
 // inner block including padding) with no block assembly machinery: the 16..55-byte packets of
 // SRTP, DTLS and signing live here.

@@ -11,6 +11,7 @@
 #include "common/ct.h"
 #include "record_crypto.h"
 #include "record_layout.h"
+#include "wireseal/crypto/cbc_hmac.h"
 
 namespace wireseal::dtls {
 namespace {
@@ -229,24 +230,19 @@ void RecordSealer::seal_framed(Framed& f) noexcept {
     case CipherKind::kCbc: {
       std::uint8_t* iv = f.record_iv;
       fresh_iv(iv);
-      crypto::Hmac::Stream mac = crypto_->hmac->begin();
+      // Sizes were checked by frame(); neither call can fail here.
       if (options_.encrypt_then_mac) {
         const std::size_t enc_len = write_cbc_padding(payload, n);
-        (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
-                                    {payload, enc_len});
         f.aad_len =
             build_aad(f.epoch_seq, f.aad_type, options_.version, cid, kCbcIvSize + enc_len, f.aad);
-        mac.update({f.aad, f.aad_len});
-        mac.update({iv, kCbcIvSize + enc_len});
-        (void)mac.finish({payload + enc_len, c.tag_len});
+        (void)crypto::encrypt_then_mac(*crypto_->cbc, *crypto_->hmac, {f.aad, f.aad_len},
+                                       {iv, kCbcIvSize + enc_len}, {payload + enc_len, c.tag_len});
       } else {
-        f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, n, f.aad);
-        mac.update({f.aad, f.aad_len});
-        mac.update({payload, n});
-        (void)mac.finish({payload + n, c.tag_len});
         const std::size_t enc_len = write_cbc_padding(payload, n + c.tag_len);
-        (void)crypto_->cbc->encrypt(std::span<const std::uint8_t, 16>(iv, 16), {payload, enc_len},
-                                    {payload, enc_len});
+        f.aad_len = build_aad(f.epoch_seq, f.aad_type, options_.version, cid, n, f.aad);
+        (void)crypto::mac_then_encrypt(*crypto_->hmac, *crypto_->cbc,
+                                       std::span<const std::uint8_t, 16>(iv, 16),
+                                       {f.aad, f.aad_len}, {payload, enc_len}, n);
       }
       break;
     }

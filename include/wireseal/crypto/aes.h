@@ -18,7 +18,8 @@ inline constexpr std::size_t kAesBlockSize = 16;
 
 namespace detail {
 class AesModeImpl;
-}
+struct CbcHmacAccess;
+}  // namespace detail
 
 // CtrJob is one message of AesCtr::apply_batch.
 struct CtrJob {
@@ -82,6 +83,7 @@ class AesCbc {
   void encrypt_batch(std::span<CbcJob> jobs) noexcept;
 
  private:
+  friend struct detail::CbcHmacAccess;  // cbc_hmac.h's stitched kernels
   std::unique_ptr<detail::AesModeImpl> impl_;
   Backend backend_;
 };

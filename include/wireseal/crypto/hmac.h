@@ -17,6 +17,10 @@
 
 namespace wireseal::crypto {
 
+namespace detail {
+struct CbcHmacAccess;
+}
+
 // HmacJob is one message of Hmac::compute_batch: the MAC of parts[0] || parts[1] || parts[2]
 // (any may be empty; e.g. SRTP's packet and ROC, or TLS's pseudo-header and payload) truncated
 // to out.size() bytes. `status` is written by the call.
@@ -97,6 +101,7 @@ class Hmac {
 
  private:
   friend class Stream;
+  friend struct detail::CbcHmacAccess;  // cbc_hmac.h's stitched kernels
   void compute_lanes(HmacJob* const* jobs, std::size_t num_jobs) const noexcept;
 
   struct Resolved {

@@ -13,6 +13,7 @@
 #include "common/ct.h"
 #include "wireseal/crypto/aead.h"
 #include "wireseal/crypto/aes.h"
+#include "wireseal/crypto/hash.h"
 #include "wireseal/crypto/mac.h"
 
 namespace wireseal::crypto::detail {
@@ -78,6 +79,20 @@ class AesModeImpl {
     for (std::size_t i = 0; i < num_jobs; ++i) {
       cbc_encrypt(jobs[i]->iv.data(), jobs[i]->in, jobs[i]->out);
     }
+  }
+
+  // cbc_encrypt_hashing runs `steps` steps of a CBC encryption stitched with a hash: step j
+  // encrypts the 64 bytes at in + 64j into out + 64j, chaining from `chain` (16 bytes, left
+  // holding the last ciphertext block), and compresses the 64-byte block at blocks + 64j into
+  // `state` (`hash`'s chaining value in native 32-bit words, h0..). A step reads its hashed
+  // block and its plaintext before it writes its ciphertext. Backends with a kernel that
+  // interleaves the two chains (x86: AES-NI with SHA-NI, for kSha1 and kSha256) override it;
+  // the default returns false and does nothing, and the caller runs the two in turn.
+  virtual bool cbc_encrypt_hashing(std::uint8_t* /*chain*/, const std::uint8_t* /*in*/,
+                                   std::uint8_t* /*out*/, std::size_t /*steps*/,
+                                   HashAlgorithm /*hash*/, std::uint32_t* /*state*/,
+                                   const std::uint8_t* /*blocks*/) noexcept {
+    return false;
   }
 };
 

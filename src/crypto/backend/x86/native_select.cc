@@ -8,6 +8,7 @@
 
 #include "backend/native.h"
 #include "backend/x86/aesni_objects.h"
+#include "backend/x86/cbc_sha_ni.h"
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
 #include "backend/x86/sha_avx512.h"
@@ -84,6 +85,8 @@ std::size_t native_gcm_batch_max() noexcept {
 bool native_uses_vaes() noexcept { return cpu::features().vaes && cpu::features().avx2; }
 const char* native_aes_name() noexcept { return native_uses_vaes() ? "vaes" : "aes-ni"; }
 bool cbc_decrypt_uses_vaes512() noexcept { return native_uses_vaes() && cpu::features().avx512f; }
+
+bool cbc_encrypt_stitches_sha() noexcept { return cpu::features().sha_ni; }
 
 namespace {
 
