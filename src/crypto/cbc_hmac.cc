@@ -105,6 +105,14 @@ void run_blocks(void* context, std::uint32_t* state, const std::uint8_t* blocks,
 
 bool whole_blocks(std::size_t len) noexcept { return len % kAesBlockSize == 0; }
 
+// stitches tells whether the HMAC of header || part, hashed on the native kernels, has a run of
+// whole blocks inside `part` for the stitched kernel to take. Without one, the two chains run
+// in turn, as OpenSSL's SHA functions hash one or two blocks a few ns sooner.
+bool stitches(const Hmac& hmac, std::size_t header_len, std::size_t part_len) noexcept {
+  const std::size_t before_run = (64 - header_len % 64) % 64;
+  return detail::CbcHmacAccess::native(hmac) && part_len >= before_run + 64;
+}
+
 }  // namespace
 
 Status mac_then_encrypt(const Hmac& hmac, AesCbc& cbc, std::span<const std::uint8_t, 16> iv,
@@ -114,7 +122,7 @@ Status mac_then_encrypt(const Hmac& hmac, AesCbc& cbc, std::span<const std::uint
   if (!whole_blocks(body.size()) || n > body.size() || body.size() - n < mac_len) {
     return Error::kInvalidArgument;
   }
-  if (!detail::CbcHmacAccess::native(hmac)) {
+  if (!stitches(hmac, header.size(), n)) {
     Hmac::Stream mac = hmac.begin();
     mac.update(header);
     mac.update(body.first(n));
@@ -137,7 +145,7 @@ Status encrypt_then_mac(AesCbc& cbc, const Hmac& hmac, std::span<const std::uint
   }
   const std::span<const std::uint8_t, 16> iv = iv_and_body.first<16>();
   const std::span<std::uint8_t> body = iv_and_body.subspan(kAesBlockSize);
-  if (!detail::CbcHmacAccess::native(hmac)) {
+  if (!stitches(hmac, header.size(), iv_and_body.size())) {
     (void)cbc.encrypt(iv, body, body);
     Hmac::Stream s = hmac.begin();
     s.update(header);

@@ -132,51 +132,13 @@ void compress_group(const HmacKernels& k, std::uint32_t* const* states,
   }
 }
 
+// finish_lanes runs the n inner states' outer hashes and writes each job's MAC.
 template <class Hash>
-void run_group(const HmacKernels& k, const std::uint32_t* inner, const std::uint32_t* outer,
-               HmacJob* const* jobs, std::size_t n, BlockRunHook hook = {}) noexcept {
+void finish_lanes(const HmacKernels& k, const std::uint32_t* outer,
+                  std::uint32_t (*state)[Hash::kWords], HmacJob* const* jobs,
+                  std::size_t n) noexcept {
   constexpr std::size_t kWords = Hash::kWords;
   constexpr std::size_t kLanes = 4;
-  BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]),
-                                 BlockFeeder(*jobs[std::min<std::size_t>(1, n - 1)]),
-                                 BlockFeeder(*jobs[std::min<std::size_t>(2, n - 1)]),
-                                 BlockFeeder(*jobs[std::min<std::size_t>(3, n - 1)])};
-  std::uint32_t state[kLanes][kWords];
-  for (std::size_t i = 0; i < n; ++i) {
-    std::memcpy(state[i], inner, sizeof(state[i]));
-  }
-  if (n == 1) {
-    // One message: hash runs of whole blocks straight from its parts (one call each, to the
-    // hook if there is one), then the assembled boundary and padding blocks.
-    BlockFeeder& f = feeders[0];
-    while (f.remaining_blocks() != 0) {
-      std::size_t count = 0;
-      const std::uint8_t* run = f.whole_blocks(&count);
-      if (count != 0 && hook.run != nullptr) {
-        hook.run(hook.context, state[0], run, count);
-      } else if (count != 0) {
-        k.compress(state[0], run, count);
-      } else {
-        k.compress(state[0], f.next(), 1);
-      }
-    }
-  }
-  for (;;) {
-    std::uint32_t* states[kLanes] = {};
-    const std::uint8_t* blocks[kLanes] = {};
-    std::size_t active = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (feeders[i].remaining_blocks() != 0) {
-        states[active] = state[i];
-        blocks[active] = feeders[i].next();
-        ++active;
-      }
-    }
-    if (active == 0) {
-      break;
-    }
-    compress_group(k, states, blocks, active);
-  }
   alignas(16) std::uint8_t outer_blocks[kLanes][kBlock];
   std::uint32_t* states[kLanes] = {};
   const std::uint8_t* blocks[kLanes] = {};
@@ -194,6 +156,65 @@ void run_group(const HmacKernels& k, const std::uint32_t* inner, const std::uint
     }
     std::memcpy(jobs[i]->out.data(), mac, jobs[i]->out.size());
   }
+}
+
+// one_message hashes one job: runs of whole blocks straight from its parts (one call each, to
+// the hook if there is one), then the assembled boundary and padding blocks.
+template <class Hash>
+void one_message(const HmacKernels& k, const std::uint32_t* inner, const std::uint32_t* outer,
+                 HmacJob& job, BlockRunHook hook = {}) noexcept {
+  std::uint32_t state[1][Hash::kWords];
+  std::memcpy(state[0], inner, sizeof(state[0]));
+  BlockFeeder f(job);
+  while (f.remaining_blocks() != 0) {
+    std::size_t count = 0;
+    const std::uint8_t* run = f.whole_blocks(&count);
+    if (count != 0 && hook.run != nullptr) {
+      hook.run(hook.context, state[0], run, count);
+    } else if (count != 0) {
+      k.compress(state[0], run, count);
+    } else {
+      k.compress(state[0], f.next(), 1);
+    }
+  }
+  HmacJob* one = &job;
+  finish_lanes<Hash>(k, outer, state, &one, 1);
+}
+
+// run_group hashes up to four jobs block by block in lockstep.
+template <class Hash>
+void run_group(const HmacKernels& k, const std::uint32_t* inner, const std::uint32_t* outer,
+               HmacJob* const* jobs, std::size_t n) noexcept {
+  if (n == 1) {
+    one_message<Hash>(k, inner, outer, *jobs[0]);
+    return;
+  }
+  constexpr std::size_t kWords = Hash::kWords;
+  constexpr std::size_t kLanes = 4;
+  BlockFeeder feeders[kLanes] = {BlockFeeder(*jobs[0]), BlockFeeder(*jobs[1]),
+                                 BlockFeeder(*jobs[std::min<std::size_t>(2, n - 1)]),
+                                 BlockFeeder(*jobs[std::min<std::size_t>(3, n - 1)])};
+  std::uint32_t state[kLanes][kWords];
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(state[i], inner, sizeof(state[i]));
+  }
+  for (;;) {
+    std::uint32_t* states[kLanes] = {};
+    const std::uint8_t* blocks[kLanes] = {};
+    std::size_t active = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (feeders[i].remaining_blocks() != 0) {
+        states[active] = state[i];
+        blocks[active] = feeders[i].next();
+        ++active;
+      }
+    }
+    if (active == 0) {
+      break;
+    }
+    compress_group(k, states, blocks, active);
+  }
+  finish_lanes<Hash>(k, outer, state, jobs, n);
 }
 
 // run_lanes gives the sixteen-lane kernels a group only when it fills enough lanes to beat the
@@ -356,14 +377,12 @@ void hmac_sha256_lanes(const HmacKernels& sha256, const std::uint32_t inner[8],
 
 void hmac_sha1_one(const HmacKernels& sha1, const std::uint32_t inner[5],
                    const std::uint32_t outer[5], HmacJob& job, BlockRunHook hook) noexcept {
-  HmacJob* one = &job;
-  run_group<Sha1>(sha1, inner, outer, &one, 1, hook);
+  one_message<Sha1>(sha1, inner, outer, job, hook);
 }
 
 void hmac_sha256_one(const HmacKernels& sha256, const std::uint32_t inner[8],
                      const std::uint32_t outer[8], HmacJob& job, BlockRunHook hook) noexcept {
-  HmacJob* one = &job;
-  run_group<Sha256>(sha256, inner, outer, &one, 1, hook);
+  one_message<Sha256>(sha256, inner, outer, job, hook);
 }
 
 void finish_outer_block(std::uint8_t block[64], std::size_t digest_len) noexcept {
