@@ -65,17 +65,23 @@ struct CbcStep {
   std::uint8_t* out;
 };
 
-// tick<T> is round T % R + 1 of block T / R. The first round of a block starts it from the
-// previous ciphertext; the last one stores its ciphertext.
+// tick<T> is round T % R + 1 of block T / R. As in the serial CBC kernel, the next block of the
+// step is folded into this block's last round key (aesenclast(x, k ^ p) = aesenclast(x, k) ^ p),
+// so the chain carries nothing but AES rounds; the ciphertext is recovered off the chain. The
+// step's first block starts from the previous ciphertext, XORed in.
 template <int R, int T>
 [[gnu::always_inline]] inline void tick(CbcStep<R>& s) noexcept {
   constexpr int kBlock = T / R;
   constexpr int kRound = T % R + 1;
-  if constexpr (kRound == 1) {
-    s.x = _mm_xor_si128(s.x, s.p[kBlock]);
+  if constexpr (kRound == 1 && kBlock == 0) {
+    s.x = _mm_xor_si128(s.x, s.p[0]);
   }
   if constexpr (kRound < R) {
     s.x = _mm_aesenc_si128(s.x, s.rk.k[kRound]);
+  } else if constexpr (kBlock < 3) {
+    const __m128i next = s.p[kBlock + 1];
+    s.x = _mm_aesenclast_si128(s.x, _mm_xor_si128(s.rk.k[R], next));
+    store(s.out + 16 * kBlock, _mm_xor_si128(s.x, next));
   } else {
     s.x = _mm_aesenclast_si128(s.x, s.rk.k[R]);
     store(s.out + 16 * kBlock, s.x);
