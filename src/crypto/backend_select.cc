@@ -83,6 +83,8 @@ KernelReport kernel_report() {
   if (resolve(Primitive::kAesGcm, Backend::kAuto) == Backend::kNative) {
     r.aes_gcm_batch_max = detail::native_gcm_batch_max();
   }
+  r.cbc_hmac_stitched = native_sha && detail::native_cbc_stitches_sha() &&
+                        resolve(Primitive::kAesCbc, Backend::kAuto) == Backend::kNative;
   const std::string_view ipsecmb = detail::ipsecmb_architecture();
   r.ipsec_mb = ipsecmb.empty() ? "unavailable" : std::string(ipsecmb);
   return r;

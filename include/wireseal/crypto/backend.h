@@ -70,6 +70,10 @@ struct KernelReport {
   // multi-message kernel (x86 VAES) and everything else, single messages included, on
   // ipsec-mb's; 0 when there is no such kernel.
   std::size_t aes_gcm_batch_max = 0;
+  // kAuto's AES-CBC and HMAC-SHA1/SHA-256 protect a CBC record in one stitched kernel
+  // (crypto::mac_then_encrypt / encrypt_then_mac: x86 AES-NI with SHA-NI), for records whose
+  // MAC has a run of whole blocks in the body.
+  bool cbc_hmac_stitched = false;
 };
 
 // kernel_report describes this process's CPU features and kernel choices (probed once).

@@ -45,6 +45,10 @@ std::size_t native_gcm_batch_max() noexcept;
 // native_uses_vaes: the native AES-CTR, AES-CBC decryption and AES-CCM bulk paths run on the
 // wide (x86 VAES) kernels; false wherever there are none.
 bool native_uses_vaes() noexcept;
+// native_cbc_stitches_sha: the native AES-CBC object's cbc_encrypt_hashing runs a stitched
+// kernel (x86: AES-NI with SHA-NI) for SHA-1 and SHA-256, so crypto::mac_then_encrypt and
+// encrypt_then_mac interleave the two chains; false wherever there is none.
+bool native_cbc_stitches_sha() noexcept;
 // native_aes_name names the native AES kernels for kernel_report() ("vaes", "aes-ni",
 // "armv8-ce"); only asked when native_supports(kAesCtr).
 const char* native_aes_name() noexcept;

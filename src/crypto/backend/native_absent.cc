@@ -12,6 +12,7 @@ namespace wireseal::crypto::detail {
 
 bool native_supports(Primitive /*primitive*/) noexcept { return false; }
 bool native_uses_vaes() noexcept { return false; }
+bool native_cbc_stitches_sha() noexcept { return false; }
 std::size_t native_gcm_batch_max() noexcept { return 0; }
 const char* native_aes_name() noexcept { return "unavailable"; }
 

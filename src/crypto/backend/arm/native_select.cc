@@ -68,6 +68,8 @@ std::unique_ptr<AesModeImpl> make_native_aes_mode(AesMode mode, Bytes key) {
 std::unique_ptr<CmacImpl> make_native_cmac(Bytes key) { return make_ce_cmac(key); }
 
 bool native_uses_vaes() noexcept { return false; }
+
+bool native_cbc_stitches_sha() noexcept { return false; }
 std::size_t native_gcm_batch_max() noexcept { return 0; }
 const char* native_aes_name() noexcept {
   return cpu::features().aes ? "armv8-ce" : "neon-bitsliced";

@@ -274,7 +274,7 @@ class NativeAesMode final : public AesModeImpl {
   DecryptSchedule dec_{};
   bool use_vaes_ = native_uses_vaes();
   bool use_vaes512_ = cbc_decrypt_uses_vaes512();
-  bool use_sha_ni_ = cbc_encrypt_stitches_sha();
+  bool use_sha_ni_ = native_cbc_stitches_sha();
 };
 
 // dbl doubles a block in GF(2^128) for the CMAC subkeys (counter128.h).

@@ -1,7 +1,7 @@
 #pragma once
 // AES-CBC encryption stitched with SHA-1 or SHA-256 compression (AES-NI and SHA-NI in one
 // instruction stream). Defined in cbc_sha_ni.cc, compiled with -maes -msha -msse4.1; call only
-// when features().aes_ni && .sha_ni.
+// when native_cbc_stitches_sha() (backend/native.h).
 //
 // Why: a CBC record of TLS/DTLS (MAC-then-encrypt or encrypt-then-MAC) is two serial chains,
 // the CBC encryption (each block waits for the previous one's ten or fourteen AESENC) and the
@@ -15,10 +15,6 @@
 #include <cstdint>
 
 namespace wireseal::crypto::detail {
-
-// cbc_encrypt_stitches_sha: this CPU runs the kernels below (SHA-NI beside the AES-NI that the
-// native AES objects need anyway; defined in native_select.cc, which is built for the baseline).
-bool cbc_encrypt_stitches_sha() noexcept;
 
 // cbc_encrypt_sha1_ni / cbc_encrypt_sha256_ni run `steps` steps. Step j CBC-encrypts the 64
 // bytes at in + 64j into out + 64j with the encryption round keys `round_keys` (rounds + 1

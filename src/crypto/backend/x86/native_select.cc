@@ -8,7 +8,6 @@
 
 #include "backend/native.h"
 #include "backend/x86/aesni_objects.h"
-#include "backend/x86/cbc_sha_ni.h"
 #include "backend/x86/sha1_ni.h"
 #include "backend/x86/sha256_ni.h"
 #include "backend/x86/sha_avx512.h"
@@ -86,7 +85,7 @@ bool native_uses_vaes() noexcept { return cpu::features().vaes && cpu::features(
 const char* native_aes_name() noexcept { return native_uses_vaes() ? "vaes" : "aes-ni"; }
 bool cbc_decrypt_uses_vaes512() noexcept { return native_uses_vaes() && cpu::features().avx512f; }
 
-bool cbc_encrypt_stitches_sha() noexcept { return cpu::features().sha_ni; }
+bool native_cbc_stitches_sha() noexcept { return cpu::features().sha_ni; }
 
 namespace {
 
