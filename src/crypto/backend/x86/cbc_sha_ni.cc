@@ -13,6 +13,7 @@
 #include "backend/x86/aesni.h"
 #include "backend/x86/sha1_ni_rounds.h"
 #include "backend/x86/sha256_ni_rounds.h"
+#include "backend/x86/sha_ni_lanes.h"
 
 namespace wireseal::crypto::detail {
 namespace {
@@ -20,41 +21,6 @@ namespace {
 using aesni::load;
 using aesni::RoundKeys;
 using aesni::store;
-
-// The two hashes' round groups behind one interface.
-struct Sha1Rounds {
-  using Lane = sha1ni::Lane;
-  static constexpr int kGroups = 20;
-  static void load_state(Lane& l, const std::uint32_t* s) noexcept { sha1ni::load_state(l, s); }
-  static void store_state(const Lane& l, std::uint32_t* s) noexcept { sha1ni::store_state(l, s); }
-  static void load_block(Lane& l, const std::uint8_t* block) noexcept {
-    sha1ni::load_word<0>(l, block);
-    sha1ni::load_word<1>(l, block);
-    sha1ni::load_word<2>(l, block);
-    sha1ni::load_word<3>(l, block);
-  }
-  template <int G>
-  static void group(Lane& l) noexcept {
-    sha1ni::group<G>(l);
-  }
-};
-
-struct Sha256Rounds {
-  using Lane = sha256ni::Lane;
-  static constexpr int kGroups = 16;
-  static void load_state(Lane& l, const std::uint32_t* s) noexcept { sha256ni::load_state(l, s); }
-  static void store_state(const Lane& l, std::uint32_t* s) noexcept { sha256ni::store_state(l, s); }
-  static void load_block(Lane& l, const std::uint8_t* block) noexcept {
-    sha256ni::load_word<0>(l, block);
-    sha256ni::load_word<1>(l, block);
-    sha256ni::load_word<2>(l, block);
-    sha256ni::load_word<3>(l, block);
-  }
-  template <int G>
-  static void group(Lane& l) noexcept {
-    sha256ni::group<G>(l);
-  }
-};
 
 // CbcStep is the AES side of one step: four blocks of one CBC chain.
 template <int R>
@@ -88,6 +54,11 @@ template <int R, int T>
   }
 }
 
+template <int R, int First, int... I>
+[[gnu::always_inline]] inline void ticks(CbcStep<R>& s, std::integer_sequence<int, I...>) noexcept {
+  (tick<R, First + I>(s), ...);
+}
+
 // group_and_ticks runs hash group G and the AES ticks that fall to it: of the step's 4R ticks,
 // group G takes [4R G / kGroups, 4R (G + 1) / kGroups).
 template <class Sha, int R, int G>
@@ -96,8 +67,15 @@ template <class Sha, int R, int G>
   constexpr int kFirst = 4 * R * G / Sha::kGroups;
   constexpr int kEnd = 4 * R * (G + 1) / Sha::kGroups;
   Sha::template group<G>(lane);
-  [&]<int... I>(std::integer_sequence<int, I...>) { (tick<R, kFirst + I>(s), ...); }
-  (std::make_integer_sequence<int, kEnd - kFirst>{});
+  ticks<R, kFirst>(s, std::make_integer_sequence<int, kEnd - kFirst>{});
+}
+
+// step runs one step's groups, each with its ticks (function templates rather than lambdas,
+// which GCC may leave out of line, as sha_ni_lanes.h says).
+template <class Sha, int R, int... G>
+[[gnu::always_inline]] inline void step(typename Sha::Lane& lane, CbcStep<R>& s,
+                                        std::integer_sequence<int, G...>) noexcept {
+  (group_and_ticks<Sha, R, G>(lane, s), ...);
 }
 
 template <class Sha, int R>
@@ -111,13 +89,12 @@ void run(const __m128i* round_keys, std::uint8_t chain[16], const std::uint8_t* 
   for (std::size_t j = 0; j < steps; ++j) {
     // Every load of the step before its first store: the hashed block may overlap the
     // ciphertext this step writes.
-    Sha::load_block(lane, blocks + 64 * j);
+    load_block<Sha>(lane, blocks + 64 * j);
     for (int b = 0; b < 4; ++b) {
       s.p[b] = _mm_xor_si128(load(in + 64 * j + 16 * b), rk.k[0]);
     }
     s.out = out + 64 * j;
-    [&]<int... G>(std::integer_sequence<int, G...>) { (group_and_ticks<Sha, R, G>(lane, s), ...); }
-    (std::make_integer_sequence<int, Sha::kGroups>{});
+    step<Sha, R>(lane, s, std::make_integer_sequence<int, Sha::kGroups>{});
   }
   store(chain, s.x);
   Sha::store_state(lane, state);

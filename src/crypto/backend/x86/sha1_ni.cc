@@ -2,11 +2,14 @@
 #include "backend/x86/sha1_ni.h"
 
 #include "backend/x86/sha1_ni_rounds.h"
+#include "backend/x86/sha_ni_lanes.h"
 
 namespace wireseal::crypto::detail {
 namespace {
 
-using namespace sha1ni;
+using sha1ni::Lane;
+using sha1ni::load_state;
+using sha1ni::store_state;
 
 template <int N>
 inline void compress_n(std::uint32_t* const* states, const std::uint8_t* const* blocks) noexcept {
@@ -14,7 +17,7 @@ inline void compress_n(std::uint32_t* const* states, const std::uint8_t* const* 
   for (int i = 0; i < N; ++i) {
     load_state(lanes[i], states[i]);
   }
-  compress_lanes<N>(lanes, blocks, std::make_integer_sequence<int, 20>{});
+  compress_lanes<Sha1Rounds, N>(lanes, blocks);
   for (int i = 0; i < N; ++i) {
     store_state(lanes[i], states[i]);
   }
@@ -28,7 +31,7 @@ void sha1_compress_ni(std::uint32_t state[5], const std::uint8_t* blocks,
   load_state(lane, state);
   for (std::size_t b = 0; b < num_blocks; ++b) {
     const std::uint8_t* block = blocks + 64 * b;
-    compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 20>{});
+    compress_lanes<Sha1Rounds, 1>(&lane, &block);
   }
   store_state(lane, state);
 }
@@ -42,7 +45,7 @@ void sha1_compress_ni_keep(std::uint32_t state[5], const std::uint8_t* blocks,
   load_state(held, kept);
   for (std::size_t b = 0; b < num_blocks; ++b) {
     const std::uint8_t* block = blocks + 64 * b;
-    compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 20>{});
+    compress_lanes<Sha1Rounds, 1>(&lane, &block);
     const __m128i mask = _mm_set1_epi32(static_cast<int>(keep[b]));
     held.abcd = _mm_or_si128(held.abcd, _mm_and_si128(lane.abcd, mask));
     held.e[0] = _mm_or_si128(held.e[0], _mm_and_si128(lane.e[0], mask));

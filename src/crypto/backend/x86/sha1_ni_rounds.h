@@ -12,7 +12,6 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <utility>
 
 namespace wireseal::crypto::detail::sha1ni {
 
@@ -75,21 +74,26 @@ template <int G>
   }
 }
 
-// compress_lanes runs all 20 groups, group by group across the N lanes, so that each group's
-// instructions for different lanes are independent and overlap in the pipeline.
-template <int N, int... G>
-[[gnu::always_inline]] inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
-                                                  std::integer_sequence<int, G...>) noexcept {
-  (
-      [&] {
-        for (int i = 0; i < N; ++i) {
-          if constexpr (G < 4) {
-            load_word<G>(lanes[i], blocks[i]);
-          }
-          group<G>(lanes[i]);
-        }
-      }(),
-      ...);
-}
-
 }  // namespace wireseal::crypto::detail::sha1ni
+
+namespace wireseal::crypto::detail {
+
+// Sha1Rounds is this hash's rounds behind the interface the shared drivers use (sha_ni_lanes.h):
+// the compression kernels and the stitched CBC kernel (cbc_sha_ni.cc). Forced inline, as the
+// groups are: out of line, the state would go through memory.
+struct Sha1Rounds {
+  using Lane = sha1ni::Lane;
+  static constexpr int kGroups = 20;
+  static void load_state(Lane& l, const std::uint32_t* s) noexcept { sha1ni::load_state(l, s); }
+  static void store_state(const Lane& l, std::uint32_t* s) noexcept { sha1ni::store_state(l, s); }
+  template <int W>
+  [[gnu::always_inline]] static void load_word(Lane& l, const std::uint8_t* block) noexcept {
+    sha1ni::load_word<W>(l, block);
+  }
+  template <int G>
+  [[gnu::always_inline]] static void group(Lane& l) noexcept {
+    sha1ni::group<G>(l);
+  }
+};
+
+}  // namespace wireseal::crypto::detail

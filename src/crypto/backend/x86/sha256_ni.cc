@@ -2,10 +2,13 @@
 #include "backend/x86/sha256_ni.h"
 
 #include "backend/x86/sha256_ni_rounds.h"
+#include "backend/x86/sha_ni_lanes.h"
 
 namespace wireseal::crypto::detail {
 
-using namespace sha256ni;
+using sha256ni::Lane;
+using sha256ni::load_state;
+using sha256ni::store_state;
 
 void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks,
                         std::size_t num_blocks) noexcept {
@@ -13,7 +16,7 @@ void sha256_compress_ni(std::uint32_t state[8], const std::uint8_t* blocks,
   load_state(lane, state);
   for (std::size_t b = 0; b < num_blocks; ++b) {
     const std::uint8_t* block = blocks + 64 * b;
-    compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 16>{});
+    compress_lanes<Sha256Rounds, 1>(&lane, &block);
   }
   store_state(lane, state);
 }
@@ -27,7 +30,7 @@ void sha256_compress_ni_keep(std::uint32_t state[8], const std::uint8_t* blocks,
   load_state(held, kept);
   for (std::size_t b = 0; b < num_blocks; ++b) {
     const std::uint8_t* block = blocks + 64 * b;
-    compress_lanes<1>(&lane, &block, std::make_integer_sequence<int, 16>{});
+    compress_lanes<Sha256Rounds, 1>(&lane, &block);
     const __m128i mask = _mm_set1_epi32(static_cast<int>(keep[b]));
     held.state0 = _mm_or_si128(held.state0, _mm_and_si128(lane.state0, mask));
     held.state1 = _mm_or_si128(held.state1, _mm_and_si128(lane.state1, mask));
@@ -41,7 +44,7 @@ void sha256_compress_ni_x2(std::uint32_t* const states[2],
   Lane lanes[2];
   load_state(lanes[0], states[0]);
   load_state(lanes[1], states[1]);
-  compress_lanes<2>(lanes, blocks, std::make_integer_sequence<int, 16>{});
+  compress_lanes<Sha256Rounds, 2>(lanes, blocks);
   store_state(lanes[0], states[0]);
   store_state(lanes[1], states[1]);
 }

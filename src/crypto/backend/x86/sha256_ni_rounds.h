@@ -11,7 +11,6 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <utility>
 
 #include "backend/portable/sha256_constants.h"
 
@@ -78,19 +77,26 @@ template <int G>
   }
 }
 
-template <int N, int... G>
-[[gnu::always_inline]] inline void compress_lanes(Lane* lanes, const std::uint8_t* const* blocks,
-                                                  std::integer_sequence<int, G...>) noexcept {
-  (
-      [&] {
-        for (int i = 0; i < N; ++i) {
-          if constexpr (G < 4) {
-            load_word<G>(lanes[i], blocks[i]);
-          }
-          group<G>(lanes[i]);
-        }
-      }(),
-      ...);
-}
-
 }  // namespace wireseal::crypto::detail::sha256ni
+
+namespace wireseal::crypto::detail {
+
+// Sha256Rounds is this hash's rounds behind the interface the shared drivers use (sha_ni_lanes.h):
+// the compression kernels and the stitched CBC kernel (cbc_sha_ni.cc). Forced inline, as the
+// groups are: out of line, the state would go through memory.
+struct Sha256Rounds {
+  using Lane = sha256ni::Lane;
+  static constexpr int kGroups = 16;
+  static void load_state(Lane& l, const std::uint32_t* s) noexcept { sha256ni::load_state(l, s); }
+  static void store_state(const Lane& l, std::uint32_t* s) noexcept { sha256ni::store_state(l, s); }
+  template <int W>
+  [[gnu::always_inline]] static void load_word(Lane& l, const std::uint8_t* block) noexcept {
+    sha256ni::load_word<W>(l, block);
+  }
+  template <int G>
+  [[gnu::always_inline]] static void group(Lane& l) noexcept {
+    sha256ni::group<G>(l);
+  }
+};
+
+}  // namespace wireseal::crypto::detail
