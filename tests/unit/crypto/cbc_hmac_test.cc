@@ -260,11 +260,19 @@ void serial_compress(HashAlgorithm hash, std::uint32_t* state, const std::uint8_
   if (hash == HashAlgorithm::kSha1) {
     SHA_CTX c;
     SHA1_Init(&c);
-    c.h0 = state[0], c.h1 = state[1], c.h2 = state[2], c.h3 = state[3], c.h4 = state[4];
+    c.h0 = state[0];
+    c.h1 = state[1];
+    c.h2 = state[2];
+    c.h3 = state[3];
+    c.h4 = state[4];
     for (std::size_t i = 0; i < count; ++i) {
       SHA1_Transform(&c, blocks + 64 * i);
     }
-    state[0] = c.h0, state[1] = c.h1, state[2] = c.h2, state[3] = c.h3, state[4] = c.h4;
+    state[0] = c.h0;
+    state[1] = c.h1;
+    state[2] = c.h2;
+    state[3] = c.h3;
+    state[4] = c.h4;
     return;
   }
   SHA256_CTX c;
