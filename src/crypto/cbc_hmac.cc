@@ -14,7 +14,6 @@
 
 #include "backend/interfaces.h"
 #include "backend/native.h"
-#include "hash_state.h"
 #include "hmac_lanes.h"
 
 namespace wireseal::crypto {
@@ -105,12 +104,11 @@ void run_blocks(void* context, std::uint32_t* state, const std::uint8_t* blocks,
 
 bool whole_blocks(std::size_t len) noexcept { return len % kAesBlockSize == 0; }
 
-// stitches tells whether the HMAC of header || part, hashed on the native kernels, has a run of
-// whole blocks inside `part` for the stitched kernel to take. Without one, the two chains run
-// in turn, as OpenSSL's SHA functions hash one or two blocks a few ns sooner.
+// stitches: the HMAC runs on the native kernels and has a run to stitch (cbc_hmac_stitches).
+// Without one, the two chains run in turn, as OpenSSL's SHA functions hash one or two blocks a
+// few ns sooner.
 bool stitches(const Hmac& hmac, std::size_t header_len, std::size_t part_len) noexcept {
-  const std::size_t before_run = (64 - header_len % 64) % 64;
-  return detail::CbcHmacAccess::native(hmac) && part_len >= before_run + 64;
+  return detail::CbcHmacAccess::native(hmac) && cbc_hmac_stitches(header_len, part_len);
 }
 
 }  // namespace

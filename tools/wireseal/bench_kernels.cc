@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "wireseal/crypto/backend.h"
+#include "wireseal/crypto/cbc_hmac.h"
 
 namespace wireseal::cli {
 namespace {
@@ -51,10 +52,9 @@ std::string chacha_kernel(std::uint64_t record_size, const crypto::KernelReport&
   return backend_kernel(Primitive::kChaCha20Poly1305, k);
 }
 
-// cbc_kernel: a CBC suite's AES-CBC and HMAC, and whether its seal runs the two stitched. With a
-// 13-byte pseudo-header the MAC has a run of whole blocks in the body (what the stitched kernel
-// takes) from 115 bytes of plaintext with MAC-then-encrypt, which hashes header || plaintext,
-// and from 96 with encrypt-then-MAC, which hashes header || IV || padded ciphertext.
+// cbc_kernel: a CBC suite's AES-CBC and HMAC, and whether its seal runs the two stitched:
+// crypto::cbc_hmac_stitches on what the bench's records MAC after their 13-byte pseudo-header,
+// the plaintext (MAC-then-encrypt) or IV || padded ciphertext (encrypt-then-MAC, padding 1..16).
 std::string cbc_kernel(std::string_view op, std::uint64_t size, bool batch,
                        const crypto::KernelReport& k, const std::string& hmac) {
   const bool sha384 = has(op, "cbcsha384");
@@ -62,8 +62,10 @@ std::string cbc_kernel(std::string_view op, std::uint64_t size, bool batch,
       sha384 ? "hmac-sha384 openssl-sha"
              : fmt::format("hmac-{} {}", has(op, "cbcsha256") ? "sha256" : "sha1", hmac);
   std::string kernel = fmt::format("aes-cbc {} + {}", backend_kernel(Primitive::kAesCbc, k), mac);
-  const std::uint64_t first_stitched = has(op, "etm") ? 96 : 115;
-  if (k.cbc_hmac_stitched && !sha384 && !batch && has(op, "_encrypt") && size >= first_stitched) {
+  constexpr std::size_t kPseudoHeader = 13;
+  const std::uint64_t hashed = has(op, "etm") ? 16 + (size / 16 + 1) * 16 : size;
+  if (k.cbc_hmac_stitched && !sha384 && !batch && has(op, "_encrypt") &&
+      crypto::cbc_hmac_stitches(kPseudoHeader, hashed)) {
     kernel += ", stitched";
   }
   return kernel;

@@ -18,6 +18,14 @@
 
 namespace wireseal::crypto {
 
+// cbc_hmac_stitches tells whether the MAC of header || part (header_len and part_len bytes) has a
+// run of whole 64-byte blocks inside `part`, which is what the stitched kernel takes (part: the
+// plaintext for mac_then_encrypt, IV || body for encrypt_then_mac). Shorter records run the two
+// chains in turn, as do CPUs and backends without the kernel.
+constexpr bool cbc_hmac_stitches(std::size_t header_len, std::size_t part_len) noexcept {
+  return part_len >= (64 - header_len % 64) % 64 + 64;
+}
+
 // mac_then_encrypt protects `body` in place, MAC-then-encrypt (RFC 5246 §6.2.3.2):
 //
 //   body = plaintext (n bytes) || MAC (hmac.digest_len()) || padding, a multiple of 16 bytes
