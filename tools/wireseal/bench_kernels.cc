@@ -3,7 +3,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "wireseal/crypto/backend.h"
 #include "wireseal/crypto/cbc_hmac.h"
@@ -64,8 +66,11 @@ std::string cbc_kernel(std::string_view op, std::uint64_t size, bool batch,
   std::string kernel = fmt::format("aes-cbc {} + {}", backend_kernel(Primitive::kAesCbc, k), mac);
   constexpr std::size_t kPseudoHeader = 13;
   const std::uint64_t hashed = has(op, "etm") ? 16 + (size / 16 + 1) * 16 : size;
+  // Saturated into size_t (32 bits on armv7): a longer record has a run all the same.
+  const auto hashed_len = static_cast<std::size_t>(
+      std::min<std::uint64_t>(hashed, std::numeric_limits<std::size_t>::max()));
   if (k.cbc_hmac_stitched && !sha384 && !batch && has(op, "_encrypt") &&
-      crypto::cbc_hmac_stitches(kPseudoHeader, hashed)) {
+      crypto::cbc_hmac_stitches(kPseudoHeader, hashed_len)) {
     kernel += ", stitched";
   }
   return kernel;
