@@ -248,6 +248,8 @@ Status Client::session_setup() {
   if (auth == nullptr) {
     auth = &ntlm.emplace(config_.credentials, config_.random);
   }
+  // Only empty credentials without an authenticator ask for a session without a key.
+  const bool anonymous_asked = ntlm.has_value() && ntlm->anonymous();
   Result<std::vector<std::uint8_t>> token = auth->initial_token();
   PreauthHash hash = connection_.preauth_hash();
   // NTLM takes two round trips, Kerberos one; a server that keeps asking is refused.
@@ -302,28 +304,42 @@ Status Client::session_setup() {
     if (const Status s = auth->finish(body->security_buffer); !s) {
       return fail(s.error());
     }
-    return install_session(*resp, auth->session_key(), hash.value(), body->session_flags);
+    return install_session(*resp, auth->session_key(), hash.value(), body->session_flags,
+                           anonymous_asked);
   }
 }
 
+// install_keyless_session installs a guest or anonymous session: one without a key.
+Status Client::install_keyless_session(bool anonymous_asked) {
+  // Without a key the server cannot sign its final answer, so nothing proves that NEGOTIATE
+  // was not rewritten (3.1.1's signed answer and 3.0.x's VALIDATE_NEGOTIATE both need the
+  // key), and nothing after it can be signed or sealed. A guest or null answer is therefore
+  // exactly what a party knowing no password can forge: a logon that gave credentials or an
+  // authenticator accepts it only when the caller opted in.
+  if (!anonymous_asked && !config_.allow_insecure_guest) {
+    return fail(Error::kAuthFailed);
+  }
+  // Nothing can be protected, so nothing may be required.
+  if (config_.encryption == EncryptionPolicy::kRequired ||
+      config_.signing == SigningPolicy::kRequired || server_requires_signing_) {
+    return Error::kUnsupported;
+  }
+  // It is installed keyless, for its SessionId to be known.
+  SessionConfig sc;
+  sc.protection = Protection::kNone;
+  sc.dialect = dialect_;
+  sc.session_id = session_id_;
+  Result<SessionSecurity> security = SessionSecurity::create(sc);
+  const Status installed =
+      security ? connection_.install(std::move(*security)) : Status{security.error()};
+  return installed ? installed : fail(installed.error());
+}
+
 Status Client::install_session(const Response& final_response, std::span<const std::uint8_t> key,
-                               std::span<const std::uint8_t> preauth_hash, std::uint16_t flags) {
-  // A guest or anonymous session has no key the server signs with: nothing can be protected,
-  // so nothing may be required. It is installed keyless, for its SessionId to be known.
-  const bool keyless = (flags & (kSessionFlagIsGuest | kSessionFlagIsNull)) != 0 || key.empty();
-  if (keyless) {
-    if (config_.encryption == EncryptionPolicy::kRequired ||
-        config_.signing == SigningPolicy::kRequired || server_requires_signing_) {
-      return Error::kUnsupported;
-    }
-    SessionConfig sc;
-    sc.protection = Protection::kNone;
-    sc.dialect = dialect_;
-    sc.session_id = session_id_;
-    Result<SessionSecurity> security = SessionSecurity::create(sc);
-    const Status installed =
-        security ? connection_.install(std::move(*security)) : Status{security.error()};
-    return installed ? installed : fail(installed.error());
+                               std::span<const std::uint8_t> preauth_hash, std::uint16_t flags,
+                               bool anonymous_asked) {
+  if ((flags & (kSessionFlagIsGuest | kSessionFlagIsNull)) != 0 || key.empty()) {
+    return install_keyless_session(anonymous_asked);
   }
   session_encrypts_ = server_can_encrypt_ && ((flags & kSessionFlagEncryptData) != 0 ||
                                               config_.encryption != EncryptionPolicy::kOff);
@@ -821,41 +837,69 @@ Status Client::mkdir(const Tree& tree, std::string_view path) {
   return dir ? close(*dir) : Status{dir.error()};
 }
 
+// list_round asks for the next part of a listing and adds its entries; `done` once the server
+// answers STATUS_NO_MORE_FILES. An entry past the bounds is kTableFull.
+Status Client::list_round(const File& dir, const Tree& tree, bool restart,
+                          std::vector<smb::DirectoryEntry>& entries, std::size_t& bytes,
+                          bool& done) {
+  const Result<std::size_t> n = encode_query_directory(
+      QueryDirectoryRequest{dir.id, "*", restart, 65536}, connection_.request_body());
+  if (!n) {
+    return n.error();
+  }
+  const Result<Response> resp = round_trip(request(Command::kQueryDirectory, &tree), *n);
+  if (!resp) {
+    return resp.error();
+  }
+  if (resp->header.status == kStatusNoMoreFiles) {
+    done = true;
+    return {};
+  }
+  if (resp->header.status != kStatusSuccess) {
+    return refused(*resp);
+  }
+  const Result<std::span<const std::uint8_t>> buffer = parse_query_directory(resp->message);
+  if (!buffer) {
+    return fail(buffer.error());
+  }
+  // A round without an entry would let the listing go on for ever without growing; servers
+  // answer STATUS_NO_MORE_FILES instead (§3.3.5.18).
+  if (buffer->empty()) {
+    return fail(Error::kMalformed);
+  }
+  Status within_bounds;
+  const Status walked = for_each_directory_entry(*buffer, [&](const commands::DirectoryEntry& e) {
+    if (!within_bounds || e.name == "." || e.name == "..") {
+      return;
+    }
+    bytes += sizeof(smb::DirectoryEntry) + e.name.size();
+    if (entries.size() >= config_.max_list_entries || bytes > config_.max_list_bytes) {
+      within_bounds = Error::kTableFull;
+      return;
+    }
+    entries.push_back(
+        smb::DirectoryEntry{e.name, e.end_of_file, e.times.last_write, e.is_directory()});
+  });
+  if (!walked) {
+    return fail(walked.error());
+  }
+  return within_bounds;
+}
+
 Result<std::vector<smb::DirectoryEntry>> Client::list(const Tree& tree, std::string_view path) {
   const Result<File> dir = open(tree, path, OpenMode::kDirectory);
   if (!dir) {
     return dir.error();
   }
   std::vector<smb::DirectoryEntry> entries;
+  std::size_t bytes = 0;
+  bool done = false;
   Status outcome;
-  for (bool restart = true;; restart = false) {
-    const Result<std::size_t> n = encode_query_directory(
-        QueryDirectoryRequest{dir->id, "*", restart, 65536}, connection_.request_body());
-    const Result<Response> resp = round_trip(request(Command::kQueryDirectory, &tree), *n);
-    if (!resp) {
-      return resp.error();
-    }
-    if (resp->header.status == kStatusNoMoreFiles) {
-      break;
-    }
-    if (resp->header.status != kStatusSuccess) {
-      outcome = refused(*resp);
-      break;
-    }
-    const Result<std::span<const std::uint8_t>> buffer = parse_query_directory(resp->message);
-    const Status walked =
-        buffer ? for_each_directory_entry(
-                     *buffer,
-                     [&](const commands::DirectoryEntry& e) {
-                       if (e.name != "." && e.name != "..") {
-                         entries.push_back(smb::DirectoryEntry{
-                             e.name, e.end_of_file, e.times.last_write, e.is_directory()});
-                       }
-                     })
-               : Status{buffer.error()};
-    if (!walked) {
-      return fail(walked.error()).error();
-    }
+  for (bool restart = true; outcome && !done; restart = false) {
+    outcome = list_round(*dir, tree, restart, entries, bytes, done);
+  }
+  if (failed_) {
+    return outcome.error();  // the stream is broken: nothing more is sent
   }
   const Status closed = close(*dir);
   if (!outcome) {

@@ -294,17 +294,20 @@ Result<std::optional<Response>> Connection::next_member() noexcept {
 Result<std::optional<Response>> Connection::accept(const Smb2Header& header,
                                                    std::span<std::uint8_t> message,
                                                    bool encrypted) noexcept {
+  // An interim STATUS_PENDING answer is not signature-checked (§3.2.5.1.3 skips it, and
+  // servers may send it unsigned), but it is held to encryption like a final one: on a
+  // session or request that encrypts, anything in clear is forged or a downgrade.
   const bool interim = header.status == kStatusPending && header.is_async();
   // Authenticate first, as far as the message itself allows, before anything in it is used.
   SessionSecurity* s = session(header.session_id);
   bool verified = encrypted;
-  if (!encrypted && s != nullptr && !interim) {
+  if (!encrypted && s != nullptr) {
     // §3.2.5.1.1 / §3.2.5.1.3: a session that encrypts or signs everything accepts nothing
     // less; a signed message of a known session is checked whatever its request was.
     if (s->protection() == Protection::kEncrypted) {
       return Error::kAuthFailed;
     }
-    if (header.is_signed() || s->protection() == Protection::kSigned) {
+    if (!interim && (header.is_signed() || s->protection() == Protection::kSigned)) {
       if (const Status v = s->verify(message); !v) {
         return v.error();
       }
@@ -326,8 +329,9 @@ Result<std::optional<Response>> Connection::accept(const Smb2Header& header,
     if (header.session_id != incoming_session_) {
       return Error::kWrongContext;
     }
-  } else if (slot->protection == Protection::kEncrypted && !interim) {
-    // The response to an encrypted request (a share that encrypts) is encrypted too.
+  } else if (slot->protection == Protection::kEncrypted) {
+    // The response to an encrypted request (a share that encrypts) is encrypted too, an
+    // interim one included.
     return Error::kAuthFailed;
   } else if (!verified && !interim &&
              (header.is_signed() || slot->protection == Protection::kSigned)) {

@@ -71,6 +71,19 @@ struct ClientConfig {
   std::size_t window = 16;             // READ/WRITE requests in flight
   std::uint32_t chunk_size = 1 << 20;  // bytes per READ/WRITE, capped by the server's maxima
   RandomSource random = system_random();
+  // allow_insecure_guest accepts a guest or null session (the server's SESSION_SETUP answer
+  // has SMB2_SESSION_FLAG_IS_GUEST or IS_NULL, or the exchange gave no key) although
+  // credentials or an authenticator were given. Such a session has no key: nothing on it is
+  // signed or sealed, and nothing proves that the NEGOTIATE was not rewritten, so anyone on
+  // the path can forge that answer without knowing a password, then read and change
+  // everything after it. Off (the default): such an answer is kAuthFailed. A logon with empty
+  // credentials and no authenticator asks for an anonymous session, and gets one without this.
+  bool allow_insecure_guest = false;
+  // list() stops with kTableFull once a listing has more entries than max_list_entries, or
+  // its entries take more than max_list_bytes (each counts sizeof(DirectoryEntry) plus its
+  // name), so a server that never ends a listing cannot make the client loop or grow for ever.
+  std::size_t max_list_entries = 1'000'000;
+  std::size_t max_list_bytes = std::size_t{64} << 20;
 };
 
 struct Tree {
@@ -136,7 +149,10 @@ class Client {
  public:
   // connect negotiates and authenticates on `transport` (which must outlive the client). When
   // the server refuses (kPeerRefused: a wrong password is STATUS_LOGON_FAILURE) and `status`
-  // is given, the NTSTATUS is stored there.
+  // is given, the NTSTATUS is stored there. kAuthFailed: the final SESSION_SETUP answer is not
+  // signed with the new session's keys, or it makes a logon that gave credentials a guest or
+  // null session (see ClientConfig::allow_insecure_guest). kUnsupported: the caller required
+  // encryption or signing the server or the session cannot give.
   static Result<Client> connect(Transport& transport, const ClientConfig& config,
                                 std::uint32_t* status = nullptr);
 
@@ -173,6 +189,9 @@ class Client {
   Result<std::uint64_t> write_from(const File& file, std::uint64_t offset, std::uint64_t length,
                                    WriteSource source, Progress progress = {}) noexcept;
 
+  // list returns a directory's entries ("." and ".." left out). kTableFull when the listing
+  // exceeds ClientConfig::max_list_entries or max_list_bytes (the directory handle is closed;
+  // the client stays usable); kMalformed when the server answers a round with no entry.
   Result<std::vector<DirectoryEntry>> list(const Tree& tree, std::string_view path);
   // stat is CREATE + QUERY_INFO + CLOSE in one compound round trip.
   Result<FileStat> stat(const Tree& tree, std::string_view path);
@@ -189,6 +208,10 @@ class Client {
   SigningAlgorithm signing_algorithm() const noexcept { return signing_; }
   bool encrypts() const noexcept { return session_encrypts_; }
   bool signs() const noexcept { return session_signs_; }
+  // negotiate_validated: on 3.0 and 3.0.2, the first tree_connect repeated the NEGOTIATE under
+  // the session's signature (FSCTL_VALIDATE_NEGOTIATE_INFO) and it matched. Always false on
+  // 3.1.1 (the signed final SESSION_SETUP answer proves the same) and on a keyless session.
+  bool negotiate_validated() const noexcept { return validated_; }
   std::uint32_t chunk_size() const noexcept { return chunk_; }
   std::uint64_t session_id() const noexcept { return session_id_; }
 
@@ -206,7 +229,11 @@ class Client {
   Status validate_negotiate(const Tree& tree);
   bool keyless() noexcept;  // a guest or anonymous session: nothing signed or sealed
   Status install_session(const Response& final_response, std::span<const std::uint8_t> key,
-                         std::span<const std::uint8_t> preauth_hash, std::uint16_t flags);
+                         std::span<const std::uint8_t> preauth_hash, std::uint16_t flags,
+                         bool anonymous_asked);
+  Status install_keyless_session(bool anonymous_asked);
+  Status list_round(const File& dir, const Tree& tree, bool restart,
+                    std::vector<DirectoryEntry>& entries, std::size_t& bytes, bool& done);
 
   Request request(Command command, const Tree* tree, std::uint16_t charge = 1) const noexcept;
   Result<std::uint64_t> send_one(const Request& request, std::size_t body_len) noexcept;

@@ -122,7 +122,9 @@ class Connection {
   std::span<std::uint8_t> read_space() noexcept { return pump_.read_space(); }
   void commit(std::size_t n) noexcept { pump_.commit(n); }
   // poll returns the next final response, std::nullopt when more bytes are needed. Interim
-  // STATUS_PENDING responses add their credits and are skipped. Errors: kMalformed,
+  // STATUS_PENDING responses add their credits and are skipped; their signature is not
+  // checked (MS-SMB2 §3.2.5.1.3), but one in clear to an encrypted request or on a session
+  // that encrypts is kAuthFailed, as a final one would be. Errors: kMalformed,
   // kAuthFailed (bad tag or signature, or less protection than the request was sent with),
   // kWrongContext (a session not installed), kReplay (no such request in flight), kBadState
   // (framing lost: drop the connection). After any error the stream can no longer be trusted;

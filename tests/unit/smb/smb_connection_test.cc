@@ -64,6 +64,22 @@ class SmbConnection : public ::testing::Test {
     return id ? *id : 0;
   }
 
+  // send_interim sends an interim STATUS_PENDING answer to `message_id` through `server` (its
+  // session and protection), granting `credits`.
+  void send_interim(SecureChannel& server, std::uint64_t message_id, std::uint16_t credits) {
+    Smb2Header h;
+    h.flags = kFlagServerToRedir | kFlagAsyncCommand;
+    h.command = Command::kEcho;
+    h.message_id = message_id;
+    h.async_id = 77;
+    h.status = kStatusPending;
+    h.credits = credits;
+    const Result<std::span<const std::uint8_t>> frame = server.send(h, 4);
+    ASSERT_TRUE(frame);
+    pipe_.server().write(*frame);
+    drain(pipe_.client(), connection_);
+  }
+
   // answer sends a response to `message_id` through `server` (its session and protection).
   void answer(SecureChannel& server, std::uint64_t message_id, std::uint16_t credits = 1,
               Command command = Command::kEcho, std::uint32_t status = 0) {
@@ -168,17 +184,7 @@ TEST_F(SmbConnection, AnInterimPendingResponseOnlyGrantsCredits) {
   const std::uint32_t before = connection_.credits();
   // §3.3.4.2: the server goes async — an interim STATUS_PENDING with an AsyncId — and answers
   // later under the same MessageId.
-  Smb2Header interim;
-  interim.flags = kFlagServerToRedir | kFlagAsyncCommand;
-  interim.command = Command::kEcho;
-  interim.message_id = id;
-  interim.async_id = 77;
-  interim.status = kStatusPending;
-  interim.credits = 3;
-  const auto frame = server.send(interim, 4);
-  ASSERT_TRUE(frame);
-  pipe_.server().write(*frame);
-  drain(pipe_.client(), connection_);
+  send_interim(server, id, 3);
   const auto nothing = connection_.poll();
   ASSERT_TRUE(nothing);
   EXPECT_FALSE(nothing->has_value());
@@ -190,6 +196,46 @@ TEST_F(SmbConnection, AnInterimPendingResponseOnlyGrantsCredits) {
   EXPECT_EQ((*final_response)->message_id, id);
   EXPECT_EQ(connection_.credits(), before + 5);
   EXPECT_EQ(connection_.in_flight(), 0u);
+}
+
+TEST_F(SmbConnection, AnInterimResponseInClearOnAnEncryptingSessionIsRefused) {
+  // Session B encrypts everything: an interim answer in clear is forged (its credits would
+  // steer the client), even though interim answers are not signature-checked.
+  SecureChannel plain_b(session(kSessionB, kKeyB, Protection::kNone, Role::kServer));
+  const std::uint64_t id = send(kSessionB);
+  const std::uint32_t before = connection_.credits();
+  send_interim(plain_b, id, 7);
+  const auto polled = connection_.poll();
+  ASSERT_FALSE(polled) << "an interim answer in clear was taken";
+  EXPECT_EQ(polled.error(), Error::kAuthFailed);
+  EXPECT_EQ(connection_.credits(), before);
+}
+
+TEST_F(SmbConnection, AnInterimResponseInClearToAnEncryptedRequestIsRefused) {
+  // Session A only signs; this request was sealed (a share that encrypts).
+  SecureChannel plain_a(session(kSessionA, kKeyA, Protection::kNone, Role::kServer));
+  const std::uint64_t id = send(kSessionA, /*encrypt=*/true);
+  send_interim(plain_a, id, 7);
+  const auto polled = connection_.poll();
+  ASSERT_FALSE(polled) << "an interim answer in clear was taken";
+  EXPECT_EQ(polled.error(), Error::kAuthFailed);
+}
+
+TEST_F(SmbConnection, InterimResponsesSealedOrOnASigningSessionUnsignedAreAccepted) {
+  // What real servers send: sealed where the request was, and (MS-SMB2 §3.2.5.1.3: interim
+  // answers are not signature-checked) possibly unsigned on a signing session.
+  SecureChannel sealed_b(session(kSessionB, kKeyB, Protection::kEncrypted, Role::kServer));
+  SecureChannel plain_a(session(kSessionA, kKeyA, Protection::kNone, Role::kServer));
+  const std::uint64_t b = send(kSessionB);
+  const std::uint64_t a = send(kSessionA);
+  const std::uint32_t before = connection_.credits();
+  send_interim(sealed_b, b, 2);
+  send_interim(plain_a, a, 3);
+  const auto nothing = connection_.poll();
+  ASSERT_TRUE(nothing) << to_string(nothing.error());
+  EXPECT_FALSE(nothing->has_value());
+  EXPECT_EQ(connection_.credits(), before + 5);
+  EXPECT_EQ(connection_.in_flight(), 2u);
 }
 
 TEST_F(SmbConnection, CreditsBoundWhatIsSentAndResponsesGrantMore) {
