@@ -232,12 +232,14 @@ TEST_P(TransformTest, IndependentNonceSourcesStartApart) {
   std::set<std::uint64_t> starts;
   for (int i = 0; i < 64; ++i) {
     TransformNonces nonces(c);
-    EXPECT_LT(nonces.next_counter(), std::uint64_t{1} << 63);
-    starts.insert(nonces.next_counter());
+    const std::uint64_t start = nonces.next_counter();
+    EXPECT_LT(start, std::uint64_t{1} << 63);
+    starts.insert(start);
     std::array<std::uint8_t, kTransformNonceSize> n{};
     ASSERT_TRUE(nonces.next(n));
     first_nonces.insert(n);
-    EXPECT_EQ(nonces.next_counter(), *starts.find(nonces.next_counter() - 1) + 1);
+    // Handing out a nonce consumes exactly the counter it started at.
+    EXPECT_EQ(nonces.next_counter(), start + 1);
   }
   EXPECT_EQ(first_nonces.size(), 64u);
   EXPECT_EQ(starts.size(), 64u);
@@ -248,12 +250,30 @@ TEST_P(TransformTest, ArgumentChecks) {
   std::mt19937_64 rng(13);
   const Bytes key = key_for(c, rng);
   TransformSealer sealer(c, key, 5);
+  const std::uint64_t first_counter = sealer.next_counter();
+  const Bytes header = test::random_message(rng, 0);
+  const Bytes message(header.begin(), header.begin() + 48);  // what fits beside the 52 bytes
   Bytes buf(100);
+  std::copy(message.begin(), message.end(), buf.begin() + kTransformHeaderSize);
+  const Bytes before = buf;
   EXPECT_EQ(sealer.seal(buf, 49).error(), Error::kBufferTooSmall);
   EXPECT_EQ(sealer.seal(buf, 0).error(), Error::kInvalidArgument);
   // Partial overlap of message and output.
   EXPECT_EQ(sealer.seal(std::span<const std::uint8_t>(buf).subspan(10, 40), buf).error(),
             Error::kAliasing);
+  // A refused call writes nothing and consumes no nonce...
+  EXPECT_EQ(buf, before);
+  EXPECT_EQ(sealer.next_counter(), first_counter);
+  // ...and the same sealer seals the largest message that fits (52 + 48 = 100 bytes), which
+  // opens to the message under the first nonce: the limits above are the exact ones.
+  const Result<std::size_t> sealed = sealer.seal(buf, message.size());
+  ASSERT_TRUE(sealed);
+  EXPECT_EQ(*sealed, buf.size());
+  EXPECT_EQ(sealer.next_counter(), first_counter + 1);
+  TransformOpener opener(c, key, 5);
+  const Result<std::span<std::uint8_t>> plain = opener.open(buf);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(Bytes(plain->begin(), plain->end()), message);
   EXPECT_THROW(TransformSealer(c, Bytes(info(c).key_len + 1), 5), std::invalid_argument);
 }
 
