@@ -230,6 +230,8 @@ TEST(SmbSamba, Dialects30And302EncryptWithCcmAfterValidateNegotiate) {
     EXPECT_EQ(s.client->dialect(), d);
     ASSERT_TRUE(s.client->cipher());
     EXPECT_EQ(*s.client->cipher(), Cipher::kAes128Ccm);
+    // The first TREE_CONNECT repeated the NEGOTIATE under signature, and Samba agreed.
+    EXPECT_TRUE(s.client->negotiate_validated());
     round_trip_sizes(s, server, "d" + std::to_string(static_cast<int>(d)));
   }
 }
@@ -287,13 +289,16 @@ TEST(SmbSamba, AShareThatDemandsEncryptionIsSealedWhenTheSessionIsNot) {
   put_and_get(s, server, "sealed-file", random_bytes(200000, 5));
 }
 
-TEST(SmbSamba, AnonymousAndGuestSessionsWorkUnprotected) {
+TEST(SmbSamba, AnonymousAndOptedInGuestSessionsWorkUnprotected) {
   SmbdServer server(SmbdSecurity::kPlain);
   for (const std::string user : {"", "no-such-user"}) {
     SCOPED_TRACE(user.empty() ? "anonymous" : "guest");
     smb::ClientConfig config;
     config.credentials = smb::NtlmCredentials{user, "", user.empty() ? "" : "whatever", ""};
     config.encryption = smb::EncryptionPolicy::kOff;
+    // A logon with a user name that Samba maps to guest ("map to guest = Bad User") gets no
+    // key: only a caller who opted in takes that. Anonymous asked for no key.
+    config.allow_insecure_guest = !user.empty();
     Session s = connect(server, config, "pub");
     ASSERT_TRUE(s.client);
     EXPECT_FALSE(s.client->signs());
@@ -304,6 +309,24 @@ TEST(SmbSamba, AnonymousAndGuestSessionsWorkUnprotected) {
     config.encryption = smb::EncryptionPolicy::kRequired;
     io::TcpStream stream = io::TcpStream::connect_loopback(server.port());
     EXPECT_EQ(smb::Client::connect(stream, config).error(), Error::kUnsupported);
+  }
+}
+
+TEST(SmbSamba, AGuestAnswerToALogonWithAUserNameIsRefusedByDefault) {
+  // Samba answers an unknown user with a guest session: without a key nothing proves the
+  // NEGOTIATE was not rewritten, and nothing after it is protected, so a client that gave
+  // credentials refuses it (a man in the middle could send the same answer).
+  SmbdServer server(SmbdSecurity::kPlain);
+  for (const smb::EncryptionPolicy policy :
+       {smb::EncryptionPolicy::kPreferred, smb::EncryptionPolicy::kOff}) {
+    smb::ClientConfig config;
+    config.credentials = smb::NtlmCredentials{"no-such-user", "", "whatever", ""};
+    config.encryption = policy;
+    io::TcpStream stream = io::TcpStream::connect_loopback(server.port());
+    stream.set_timeout(std::chrono::seconds(20));
+    const Result<smb::Client> client = smb::Client::connect(stream, config);
+    ASSERT_FALSE(client) << "a guest session was taken for a user name";
+    EXPECT_EQ(client.error(), Error::kAuthFailed);
   }
 }
 
