@@ -28,7 +28,9 @@ std::uint64_t random_seed() {
 StreamState stream_from(const StreamOptions& options) {
   StreamState d;
   d.initial_roc = options.roc;
-  d.sent.rtcp_next = std::max<std::uint32_t>(d.sent.rtcp_next, options.srtcp_index);
+  d.sent.rtp_next = options.sent_elsewhere.rtp_next;
+  d.sent.rtcp_next =
+      std::max({d.sent.rtcp_next, options.sent_elsewhere.rtcp_next, options.srtcp_index});
   d.key_index = options.key_index;
   d.cryptex = options.cryptex;
   d.allow_resend = options.allow_resend;
@@ -243,6 +245,9 @@ Status Session::remove_stream(std::uint32_t ssrc) noexcept { return state_->stre
 
 bool Session::has_stream(std::uint32_t ssrc) const noexcept {
   return state_->streams.find(ssrc) != nullptr;
+}
+SenderMarks Session::sender_marks(std::uint32_t ssrc) const noexcept {
+  return state_->streams.sender_marks(ssrc);
 }
 std::size_t Session::stream_count() const noexcept { return state_->streams.size(); }
 std::size_t Session::max_streams() const noexcept { return state_->streams.capacity(); }

@@ -161,9 +161,11 @@ StreamState StreamTable::first_state(std::uint32_t ssrc,
   s.ssrc = ssrc;
   s.rtp_started = false;
   s.rtcp_started = false;
-  // A stream of this SSRC sent under these keys before: continue above everything it used.
-  s.sent = retired_.marks(ssrc);
-  s.sent.rtcp_next = std::max(s.sent.rtcp_next, initial.sent.rtcp_next);
+  // A stream of this SSRC sent under these keys before (here, or elsewhere as `initial`
+  // says): continue above everything it used.
+  const SenderMarks retired = retired_.marks(ssrc);
+  s.sent.rtp_next = std::max(s.sent.rtp_next, retired.rtp_next);
+  s.sent.rtcp_next = std::max(s.sent.rtcp_next, retired.rtcp_next);
   s.rtp_send_floor = s.sent.rtp_next;
   s.initial_roc = std::max(s.initial_roc, roc_of(s.sent.rtp_next));
   return s;

@@ -28,15 +28,8 @@ inline std::size_t hash_ssrc(std::uint32_t ssrc, std::uint64_t seed, unsigned sh
   return static_cast<std::size_t>(((std::uint64_t{ssrc} ^ seed) * 0x9E3779B97F4A7C15ull) >> shift);
 }
 
-// SenderMarks are what keeps a sending stream's keystream unique: protect never uses an SRTP
-// index below rtp_next nor an SRTCP index below rtcp_next. They only move forward, survive
-// set_roc, and outlive the stream when it is removed (StreamTable keeps them per SSRC).
-struct SenderMarks {
-  std::uint64_t rtp_next = 0;   // 1 + the highest SRTP index ever protected (0: none)
-  std::uint32_t rtcp_next = 1;  // the next SRTCP index to send (libsrtp sends 1 first)
-
-  bool sent_anything() const noexcept { return rtp_next != 0 || rtcp_next != 1; }
-};
+// SenderMarks (wireseal/srtp/session.h) are what keeps a sending stream's keystream unique;
+// StreamTable keeps them per SSRC beyond the stream's removal (RetiredSenders).
 
 // kNoResendRing: a stream without a ResendRings ring.
 inline constexpr std::uint32_t kNoResendRing = UINT32_MAX;
@@ -172,9 +165,9 @@ class StreamTable {
     }
   }
   const StreamState* find(std::uint32_t ssrc) const noexcept;
-  // first_state is the state a new stream of `ssrc` starts from: a copy of `initial` that
-  // carries over the sender marks of an earlier stream of `ssrc` that was removed (and its
-  // ROC, when higher than initial.initial_roc).
+  // first_state is the state a new stream of `ssrc` starts from: a copy of `initial` whose
+  // sender marks are raised to those of an earlier stream of `ssrc` that was removed (and its
+  // ROC to theirs, when higher than initial.initial_roc).
   StreamState first_state(std::uint32_t ssrc, const StreamState& initial) const noexcept;
   // insert creates the stream `ssrc` (which must not exist) in first_state(ssrc, initial);
   // nullptr when full.
@@ -186,6 +179,11 @@ class StreamTable {
   // its marks.
   Status remove(std::uint32_t ssrc) noexcept;
   std::size_t retired_senders() const noexcept { return retired_.size(); }
+  // sender_marks are the marks of the stream `ssrc`, or of its removed stream, or the initial.
+  SenderMarks sender_marks(std::uint32_t ssrc) const noexcept {
+    const StreamState* s = find(ssrc);
+    return s != nullptr ? s->sent : retired_.marks(ssrc);
+  }
 
   ReplayWindow rtp_window(StreamState& s) noexcept {
     return {window_bits(s, 0), s.rtp_highest, s.rtp_started};

@@ -56,6 +56,16 @@ struct MasterKey {
   std::span<const std::uint8_t> mki;   // SessionConfig::mki_len bytes (empty without MKI)
 };
 
+// SenderMarks are a sending stream's high-water marks: protect never uses an SRTP index below
+// rtp_next nor an SRTCP index below rtcp_next. They only move forward, survive set_roc, and
+// outlive the stream when it is removed (the Session keeps them per SSRC).
+struct SenderMarks {
+  std::uint64_t rtp_next = 0;   // 1 + the highest SRTP index ever protected (0: none)
+  std::uint32_t rtcp_next = 1;  // the next SRTCP index to send (libsrtp sends 1 first)
+
+  bool sent_anything() const noexcept { return rtp_next != 0 || rtcp_next != 1; }
+};
+
 // StreamOptions configure one stream (one SSRC).
 struct StreamOptions {
   std::uint32_t roc = 0;  // rollover counter the first packet is assumed to carry
@@ -63,6 +73,10 @@ struct StreamOptions {
   // continues its count this way; under the same keys it never goes below what an earlier
   // stream of this SSRC used.
   std::uint32_t srtcp_index = 0;
+  // What this SSRC already used under the same session keys in another Session (one made from
+  // one of this Session's master keys, as the libsrtp2 drop-in's keyings of one key are): the
+  // stream starts above these marks, as it does above those of a removed stream of its SSRC.
+  SenderMarks sent_elsewhere = {};
   std::uint8_t key_index = 0;  // master key (index into SessionConfig::keys) protect uses
   bool cryptex = false;        // RFC 9335: encrypt CSRCs and the whole header extension
   // Identical resends (libsrtp's allow_repeat_tx): protect may take an index this stream
@@ -220,6 +234,9 @@ class Session {
   // kBadState (re-key with a new Session to start afresh).
   Status remove_stream(std::uint32_t ssrc) noexcept;
   bool has_stream(std::uint32_t ssrc) const noexcept;
+  // sender_marks are the marks of `ssrc` in this Session: its stream's, else those a removed
+  // stream of it left, else the initial marks (nothing sent).
+  SenderMarks sender_marks(std::uint32_t ssrc) const noexcept;
   std::size_t stream_count() const noexcept;
   std::size_t max_streams() const noexcept;
 

@@ -108,6 +108,37 @@ TEST_P(SrtpIndexReuse, SetRocToTheCurrentRocDoesNotRewindTheSender) {
   EXPECT_EQ(ledger.size(), 12u);
 }
 
+// Two Sessions of one master key (the libsrtp2 drop-in's keyings under two tag lengths or MKI
+// lists): a stream given the marks its SSRC left in the other continues above them.
+TEST_P(SrtpIndexReuse, AStreamStartsAboveTheMarksItLeftInAnotherSessionOfTheKey) {
+  const KeySet keys = make_keys(profile(), 5);
+  Session first = make_session(profile(), {keys});
+  Session second = make_session(profile(), {keys});
+  Ledger ledger;
+  for (std::uint16_t seq = 1; seq <= 10; ++seq) {
+    ledger.add(try_protect(first, kSsrc, seq));
+  }
+  for (int i = 0; i < 3; ++i) {
+    ledger.add(try_protect(first, kSsrc, 0, nullptr, true));
+  }
+  EXPECT_EQ(first.sender_marks(kSsrc).rtp_next, 11u);
+  ASSERT_TRUE(first.remove_stream(kSsrc));
+  const srtp::SenderMarks left = first.sender_marks(kSsrc);  // kept after removal
+  EXPECT_EQ(left.rtp_next, 11u);
+  EXPECT_EQ(left.rtcp_next, 4u);
+  EXPECT_FALSE(second.sender_marks(kSsrc).sent_anything());
+  ASSERT_TRUE(second.add_stream(kSsrc, {.sent_elsewhere = left}));
+  for (std::uint16_t seq = 1; seq <= 10; ++seq) {
+    Error e{};
+    EXPECT_TRUE(try_protect(second, kSsrc, seq, &e).empty()) << seq;
+    EXPECT_EQ(e, Error::kReplay);
+  }
+  ledger.add(try_protect(second, kSsrc, 11));
+  EXPECT_EQ(second.srtcp_index(kSsrc).value(), 4u);
+  ledger.add(try_protect(second, kSsrc, 0, nullptr, true));
+  EXPECT_EQ(ledger.size(), 15u);
+}
+
 TEST_P(SrtpIndexReuse, ASenderRocMovesForwardOnly) {
   const KeySet keys = make_keys(profile(), 2);
   Session tx = make_session(profile(), {keys});
