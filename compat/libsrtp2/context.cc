@@ -14,7 +14,30 @@
 
 namespace wireseal::compat {
 
-Keying::~Keying() { detail::secure_wipe(identity.data(), identity.size()); }
+Keying::~Keying() {
+  detail::secure_wipe(identity.data(), identity.size());
+  detail::secure_wipe(kdf_inputs.data(), kdf_inputs.size());
+}
+
+namespace {
+
+// marks_elsewhere is the highest of the marks `ssrc` left in the keyings sharing k's keys.
+srtp::SenderMarks marks_elsewhere(const Keying& k, std::uint32_t ssrc) noexcept {
+  srtp::SenderMarks m;
+  for (const Keying* other : k.sharing) {
+    const srtp::SenderMarks theirs = other->session.sender_marks(ssrc);
+    m.rtp_next = std::max(m.rtp_next, theirs.rtp_next);
+    m.rtcp_next = std::max(m.rtcp_next, theirs.rtcp_next);
+  }
+  return m;
+}
+
+}  // namespace
+
+Status add_stream_to(Keying& k, std::uint32_t ssrc, srtp::StreamOptions options) noexcept {
+  options.sent_elsewhere = marks_elsewhere(k, ssrc);
+  return k.session.add_stream(ssrc, options);
+}
 
 srtp::StreamOptions Policy::options(std::uint8_t key_index, std::uint32_t roc) const noexcept {
   srtp::StreamOptions o;
@@ -154,6 +177,74 @@ std::vector<std::uint8_t> identity_of(srtp::Profile profile, const Keys& k) {
   return id;
 }
 
+// kdf_inputs_of lays out what each master key's session keys are derived from (kKdfInputSize
+// bytes a key): the AES key length, the key and the salt. Not the tag length, not the MKI:
+// RFC 3711 §4.3's KDF reads neither. RFC 7714's AEAD profiles run the same KDF with the same
+// labels on a 12-byte salt followed by two zero bytes (crypto::srtp_kdf), so an AES-GCM key
+// and an AES-CM key with such a salt derive the same session key. NULL profiles: none.
+std::vector<std::uint8_t> kdf_inputs_of(srtp::Profile profile, const Keys& k) {
+  const srtp::ProfileInfo& info = srtp::info(profile);
+  std::vector<std::uint8_t> inputs;
+  if (info.cipher == srtp::CipherKind::kNull) {
+    return inputs;
+  }
+  inputs.resize(k.keys.size() * kKdfInputSize);
+  std::uint8_t* at = inputs.data();
+  for (const KeyView& v : k.keys) {
+    at[0] = static_cast<std::uint8_t>(info.master_key_len);
+    std::memcpy(at + 1, v.key, info.master_key_len);
+    std::memcpy(at + 1 + 32, v.key + info.master_key_len, info.master_salt_len);
+    at += kKdfInputSize;
+  }
+  return inputs;
+}
+
+// share_a_key: some master key of `a` is one of `b` (KDF inputs as kdf_inputs_of lays them
+// out). Compared in constant time, as keys are.
+bool share_a_key(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) noexcept {
+  for (std::size_t i = 0; i < a.size(); i += kKdfInputSize) {
+    for (std::size_t j = 0; j < b.size(); j += kKdfInputSize) {
+      if (detail::ct_equal({a.data() + i, kKdfInputSize}, {b.data() + j, kKdfInputSize})) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// keyings_sharing_keys are the keyings of `ctx` deriving from one of the master keys laid out
+// in `inputs`. kInvalidArgument when one of them encrypts with the other AES mode: AES-CM and
+// AES-GCM under one session key have counter blocks that meet at different indexes, which no
+// index book can keep apart (docs/DESIGN.md, "The drop-in libsrtp2").
+Result<std::vector<Keying*>> keyings_sharing_keys(const srtp_ctx_t_& ctx, srtp::CipherKind cipher,
+                                                  const std::vector<std::uint8_t>& inputs) {
+  std::vector<Keying*> sharing;
+  for (const auto& other : ctx.keyings) {
+    if (share_a_key(inputs, other->kdf_inputs)) {
+      if (other->cipher != cipher) {
+        return Error::kInvalidArgument;
+      }
+      sharing.push_back(other.get());
+    }
+  }
+  return sharing;
+}
+
+// adopt puts `keying` into ctx and into the sharing lists of the keyings in its own (room is
+// made first, so no list can be left knowing only half of the pair).
+Keying* adopt(srtp_ctx_t_& ctx, std::unique_ptr<Keying> keying) {
+  for (Keying* other : keying->sharing) {
+    other->sharing.reserve(other->sharing.size() + 1);
+  }
+  ctx.keyings.reserve(ctx.keyings.size() + 1);
+  Keying* k = keying.get();
+  for (Keying* other : k->sharing) {
+    other->sharing.push_back(k);
+  }
+  ctx.keyings.push_back(std::move(keying));
+  return k;
+}
+
 Result<Keying*> keying_for(srtp_ctx_t_& ctx, srtp::Profile profile, std::size_t window,
                            const Keys& k) {
   std::vector<std::uint8_t> id = identity_of(profile, k);
@@ -164,6 +255,13 @@ Result<Keying*> keying_for(srtp_ctx_t_& ctx, srtp::Profile profile, std::size_t 
     }
   }
   const srtp::ProfileInfo& info = srtp::info(profile);
+  std::vector<std::uint8_t> inputs = kdf_inputs_of(profile, k);
+  Result<std::vector<Keying*>> sharing = keyings_sharing_keys(ctx, info.cipher, inputs);
+  if (!sharing) {
+    detail::secure_wipe(id.data(), id.size());
+    detail::secure_wipe(inputs.data(), inputs.size());
+    return sharing.error();
+  }
   std::vector<srtp::MasterKey> masters;
   for (const KeyView& v : k.keys) {
     masters.push_back({{v.key, info.master_key_len},
@@ -180,10 +278,12 @@ Result<Keying*> keying_for(srtp_ctx_t_& ctx, srtp::Profile profile, std::size_t 
   Result<srtp::Session> session = srtp::Session::create(c);
   if (!session) {
     detail::secure_wipe(id.data(), id.size());
+    detail::secure_wipe(inputs.data(), inputs.size());
     return session.error();
   }
-  ctx.keyings.push_back(std::make_unique<Keying>(std::move(id), std::move(*session)));
-  return ctx.keyings.back().get();
+  auto keying = std::make_unique<Keying>(std::move(id), std::move(*session), std::move(inputs));
+  keying->sharing = std::move(*sharing);
+  return adopt(ctx, std::move(keying));
 }
 
 // same_rtcp_transform: one wireseal Session's SRTCP is what the RTCP policy asks for.
@@ -265,11 +365,11 @@ Status add_to_keyings(const Policy& policy, std::uint32_t ssrc, std::uint32_t ro
                       std::uint32_t srtcp_index = 0) {
   srtp::StreamOptions o = policy.options(0, roc);
   o.srtcp_index = srtcp_index;
-  if (Status s = policy.rtp->session.add_stream(ssrc, o); !s) {
+  if (Status s = add_stream_to(*policy.rtp, ssrc, o); !s) {
     return s;
   }
   if (policy.rtcp != policy.rtp) {
-    return policy.rtcp->session.add_stream(ssrc, o);
+    return add_stream_to(*policy.rtcp, ssrc, o);
   }
   return {};
 }
@@ -325,14 +425,20 @@ srtp_err_status_t add_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
 }
 
 // move_stream puts `s` under `to`'s keys, its ROC and SRTCP count continued (srtp_update).
-void move_stream(Stream& s, Policy& to) {
+// Refused (nothing moved) when `from`'s keys have no room left for its marks: a stream left
+// behind in a keying while the SSRC sends under another could later resume below what it sent
+// there. A stream `to`'s keyings cannot take now is made by its next packet, as a template's.
+Status move_stream(Stream& s, Policy& to) {
   const Policy& from = *s.policy;
   const Result<std::uint32_t> roc = from.rtp->session.roc(s.ssrc);
   const Result<std::uint32_t> srtcp = from.rtcp->session.srtcp_index(s.ssrc);
-  static_cast<void>(remove_from_keyings(from, s.ssrc));
+  if (Status removed = remove_from_keyings(from, s.ssrc); !removed) {
+    return removed;
+  }
   static_cast<void>(add_to_keyings(to, s.ssrc, roc ? *roc : 0, srtcp ? *srtcp : 0));
   s.policy = &to;
   s.key_index = 0;
+  return {};
 }
 
 srtp_err_status_t update_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
@@ -357,13 +463,18 @@ srtp_err_status_t update_stream(srtp_ctx_t_& ctx, const srtp_policy_t& p) {
   if (policy->rtp == old->rtp && policy->rtcp == old->rtcp) {
     return srtp_err_status_ok;  // the same keys: the streams go on as they are
   }
+  ctx.policies.push_back(std::move(*made));  // first: a stream moved points at it
   if (type == ssrc_specific) {
-    move_stream(*ctx.streams.find(p.ssrc.value), *policy);
-  } else {
-    ctx.streams.for_each_of(old, [&](Stream& s) { move_stream(s, *policy); });
-    (type == ssrc_any_inbound ? ctx.inbound : ctx.outbound) = policy;
+    return move_stream(*ctx.streams.find(p.ssrc.value), *policy) ? srtp_err_status_ok
+                                                                 : srtp_err_status_fail;
   }
-  ctx.policies.push_back(std::move(*made));
+  bool all_moved = true;
+  ctx.streams.for_each_of(old,
+                          [&](Stream& s) { all_moved = all_moved && move_stream(s, *policy); });
+  if (!all_moved) {
+    return srtp_err_status_fail;  // the template stays: its streams not moved still use it
+  }
+  (type == ssrc_any_inbound ? ctx.inbound : ctx.outbound) = policy;
   return srtp_err_status_ok;
 }
 

@@ -6,8 +6,9 @@
 //
 //   srtp_ctx_t_
 //     ├─ keyings: one wireseal Session per distinct (profile, keys, MKIs). Streams of
-//     │           the same keys share it, so its index bookkeeping spans them all: a stream
-//     │           removed and added again under the same keys cannot reuse an index.
+//     │           the same keys share it, and keyings that hold one master key know each
+//     │           other: a stream entering one starts above every index its SSRC used in
+//     │           the others, since the tag length and the MKI do not change session keys.
 //     ├─ policies: one Policy per srtp_policy_t added (specific SSRC or template): which
 //     │           Keying protects RTP and which RTCP, MKI layout, extension IDs to encrypt.
 //     └─ streams: SSRC → Policy, fixed-capacity open addressing, found in O(1) per packet;
@@ -34,12 +35,26 @@ inline constexpr std::size_t kResendStreamsPerKeying = 32;
 inline constexpr std::size_t kMaxResendWindow = 256;
 inline constexpr std::size_t kStreamSlots = 1024;  // SSRCs one srtp_t may hold (power of 2)
 
+// kKdfInputSize: what one master key's session keys are derived from (RFC 3711 §4.3), as
+// kdf_input_of lays it out: key length, key (zero-padded to 32 bytes), salt (padded to 14).
+inline constexpr std::size_t kKdfInputSize = 1 + 32 + 14;
+
 // Keying is one wireseal Session and what it was made from (kept to find it again; wiped).
 struct Keying {
   std::vector<std::uint8_t> identity;  // profile, MKI length, keys, salts, MKIs
   srtp::Session session;
-  Keying(std::vector<std::uint8_t> id, srtp::Session s)
-      : identity(std::move(id)), session(std::move(s)) {}
+  srtp::CipherKind cipher;
+  // kKdfInputSize bytes per master key; none for NULL profiles, which derive no encryption
+  // key and so have no keystream to reuse.
+  std::vector<std::uint8_t> kdf_inputs;
+  // The other keyings deriving their session keys from one of this one's master keys: they
+  // share its index book (a stream starts above the marks its SSRC left in any of them).
+  std::vector<Keying*> sharing;
+  Keying(std::vector<std::uint8_t> id, srtp::Session s, std::vector<std::uint8_t> inputs)
+      : identity(std::move(id)),
+        session(std::move(s)),
+        cipher(session.profile().cipher),
+        kdf_inputs(std::move(inputs)) {}
   ~Keying();
   Keying(const Keying&) = delete;
   Keying& operator=(const Keying&) = delete;
@@ -132,6 +147,11 @@ srtp_err_status_t status_of(Error e) noexcept;
 
 // report_event calls the installed event handler, if any.
 void report_event(srtp_t session, std::uint32_t ssrc, srtp_event_t event) noexcept;
+
+// add_stream_to gives `ssrc` a stream in `k` under `options`, above every index its SSRC used
+// in the keyings that share k's master keys. Allocates nothing: protect and unprotect call it
+// for the first packet of an SSRC.
+Status add_stream_to(Keying& k, std::uint32_t ssrc, srtp::StreamOptions options) noexcept;
 
 // profile_of finds the wireseal profile of a libsrtp crypto policy; false when wireseal
 // does not implement it (AES-CM without authentication, GCM with 8-byte tags, ...).

@@ -120,7 +120,9 @@ srtp_err_status_t protect(Packet pkt, unsigned use_mki, unsigned mki_index) noex
     }
   }
   if (!session.has_stream(pkt.ssrc)) {
-    if (const Status added = session.add_stream(pkt.ssrc, policy->options(key)); !added) {
+    if (const Status added =
+            add_stream_to(keying_of(*policy, pkt.kind), pkt.ssrc, policy->options(key));
+        !added) {
       return status_of(added.error());
     }
   } else if (policy->key_count > 1) {
@@ -202,7 +204,10 @@ srtp_err_status_t unprotect(Packet pkt, unsigned use_mki) noexcept {
   // it leaves no trace, and forged SSRCs cannot fill the table.
   const bool fresh = !session.has_stream(pkt.ssrc);
   if (fresh) {
-    if (const Status added = session.add_stream(pkt.ssrc, policy->options(0)); !added) {
+    // Above the marks of the keys' other keyings too: the stream may send later (a collision).
+    if (const Status added =
+            add_stream_to(keying_of(*policy, pkt.kind), pkt.ssrc, policy->options(0));
+        !added) {
       return status_of(added.error());
     }
   }

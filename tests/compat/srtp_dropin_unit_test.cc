@@ -1,7 +1,8 @@
 // The drop-in through its own header, in process: what the cross-library tests cannot see.
 //   - no allocation per packet (the counting allocator replaces malloc for the library too);
-//   - an index is never reused under one key, whatever the program does: a stream removed and
-//     added again, or updated to the same keys, continues above what it sent;
+//   - an index is never reused under one key, whatever the program does within one srtp_t: a
+//     stream removed and added again, or updated to the same keys, continues above what it sent
+//     (under other tag lengths and MKI lists too: srtp_dropin_key_reuse_test.cc);
 //   - srtp_update to new keys keeps the ROC and the SRTCP count;
 //   - allow_repeat_tx lets out a byte-identical retransmission only;
 //   - the events libsrtp raises (SSRC collision, index space used up);
