@@ -435,7 +435,9 @@ class Shim {
   const dtls::Endpoint& endpoint() const { return endpoint_; }
 
   int run(const std::optional<dtls::Session>& offer) {
-    if (offer && !endpoint_.offer_session(*offer)) {
+    // kAuthFailed: today's checks refuse the saved server, so the full handshake judges it.
+    if (const Status offered = offer ? endpoint_.offer_session(*offer) : Status();
+        !offered && offered.error() != Error::kAuthFailed) {
       return fail("cannot offer the saved session");
     }
     if (!endpoint_.start(now_)) {

@@ -26,6 +26,7 @@
 #include "udp_relay.h"
 #include "wireseal/crypto/certificate.h"
 #include "wireseal/dtls/endpoint.h"
+#include "wireseal/dtls/hello_verifier.h"
 
 namespace wireseal::interop {
 
@@ -108,6 +109,14 @@ class Driver {
  public:
   Driver(std::shared_ptr<const EndpointConfig> config, Udp& udp) : endpoint_(config), udp_(&udp) {}
   Endpoint& endpoint() { return endpoint_; }
+  // use_cookies puts a HelloVerifier in front of a server, as `wireseal dtls server` has by
+  // default: hellos reach the endpoint only with a valid cookie (RFC 6347 §4.2.1).
+  void use_cookies() {
+    std::array<std::uint8_t, dtls::HelloVerifier::kSecretSize> secret{};
+    secret.fill(0x42);
+    verifier_.emplace(secret);
+  }
+  std::size_t hello_verify_requests() const { return hello_verify_requests_; }
   // use_socket moves the association to another socket (a new source port: NAT rebinding).
   void use_socket(Udp& udp) { udp_ = &udp; }
   const std::vector<std::string>& received() const { return received_; }
@@ -125,6 +134,9 @@ class Driver {
       std::array<std::uint8_t, 2048> in{};
       const std::optional<std::size_t> n = udp_->receive(in, milliseconds(20));
       const auto now = std::chrono::steady_clock::now();
+      if (n && !passes_cookie_check(std::span(in).first(*n))) {
+        continue;
+      }
       if (n) {
         (void)endpoint_.handle_datagram(now, std::span(in).first(*n));
         flush();  // before `in` goes: application data views point into it
@@ -164,6 +176,23 @@ class Driver {
   }
 
  private:
+  // passes_cookie_check runs the HelloVerifier until a hello with a valid cookie arrives,
+  // answering the others with a HelloVerifyRequest.
+  bool passes_cookie_check(std::span<const std::uint8_t> datagram) {
+    if (!verifier_ || cookie_accepted_) {
+      return true;
+    }
+    const std::array<std::uint8_t, 6> address{127, 0, 0, 1, 0, 0};
+    std::array<std::uint8_t, dtls::HelloVerifier::kMaxReplySize> reply{};
+    const dtls::HelloVerifier::Outcome outcome = verifier_->check(address, datagram, reply);
+    if (outcome.verdict == dtls::HelloVerifier::Verdict::kReply) {
+      ++hello_verify_requests_;
+      udp_->send(std::span(reply).first(outcome.size));
+    }
+    cookie_accepted_ = outcome.verdict == dtls::HelloVerifier::Verdict::kAccept;
+    return cookie_accepted_;
+  }
+
   void flush() {
     std::array<std::uint8_t, 1500> out{};
     for (;;) {
@@ -195,6 +224,9 @@ class Driver {
 
   Endpoint endpoint_;
   Udp* udp_;
+  std::optional<dtls::HelloVerifier> verifier_;
+  bool cookie_accepted_ = false;
+  std::size_t hello_verify_requests_ = 0;
   std::vector<std::string> received_;
   bool started_ = false;
   bool connected_ = false;

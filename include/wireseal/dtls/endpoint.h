@@ -59,8 +59,8 @@ struct KeyLogSink {
 // signaling channel, a revocation check. `chain` is what the peer sent, leaf first (DER; on a
 // resumption with reverify_on_resume, the saved leaf alone). Return true to accept; to
 // refuse, return false, optionally after changing `alert` from certificate_unknown to the
-// alert the peer should get. It runs inside handle_datagram and must not call back into
-// the endpoint.
+// alert the peer should get. It runs inside handle_datagram (a client's resumption check,
+// inside offer_session) and must not call back into the endpoint.
 struct PeerVerifier {
   bool (*verify)(void* context, std::span<const std::span<const std::uint8_t>> chain,
                  AlertDescription& alert) noexcept = nullptr;
@@ -95,9 +95,13 @@ struct EndpointConfig {
   std::vector<crypto::Fingerprint> peer_fingerprints;
   std::optional<crypto::TrustStore> trust_store;
   PeerVerifier peer_verifier;
-  // An abbreviated handshake trusts the peer the full one proved. With this set, a resumed
-  // session's saved peer certificate goes through peer_verifier again first, so a policy
-  // that changed since (a revoked key) also ends resumptions.
+  // A session is resumed only if its saved peer leaf passes today's peer_fingerprints and
+  // trust_store (the leaf alone: a chain that needs intermediates is not resumed under a
+  // trust store, the peer goes through a full handshake). With this set, the saved leaf also
+  // goes through peer_verifier again, so a policy that changed since (a revoked key) also
+  // ends resumptions; without it, the verifier's verdict from the full handshake stands. A
+  // session that fails these checks falls back to a full handshake (the server's), or is
+  // not offered (the client's offer_session says kAuthFailed).
   bool reverify_on_resume = false;
   std::string server_name;  // client: sent as SNI and checked against the server's chain
   bool allow_unauthenticated_peer = false;
@@ -223,7 +227,11 @@ class Endpoint {
   // --- input
   // offer_session (client, before start) asks the server to resume `session`; a server that
   // declines runs a full handshake. kBadState after start or on a server, kInvalidArgument
-  // for a session that is not resumable or whose suite or EMS use this config refuses.
+  // for a session that is not resumable or whose suite or EMS use this config refuses,
+  // kAuthFailed when this config's peer checks refuse the session's saved server (its leaf
+  // matches none of peer_fingerprints, does not chain to trust_store on its own, or fails
+  // peer_verifier with reverify_on_resume): nothing is offered, and start() runs the full
+  // handshake, which checks the server's certificate afresh.
   Status offer_session(const Session& session) noexcept;
   // use_connection_id (before start) gives this association its own RFC 9146 CID in place of
   // EndpointConfig::connection_id (which must be set: it says CIDs are wanted at all), so a

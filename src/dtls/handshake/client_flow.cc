@@ -215,9 +215,6 @@ Status resume_session(EndpointState& s, const ServerHello& hello) noexcept {
     return fail(s,
                 {restored.error(), AlertDescription::kInternalError, "cannot resume the session"});
   }
-  if (const Status st = reverify_resumed_peer(s); !st) {
-    return st;
-  }
   s.session = std::move(*s.offered_session);
   s.offered_session.reset();
   if (const Status st = install_keys(s); !st) {

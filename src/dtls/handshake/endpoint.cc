@@ -22,6 +22,9 @@ namespace wireseal::dtls {
 namespace detail {
 
 constexpr std::chrono::milliseconds kTimerSlack{15};
+// The shortest gap between two resends answering a connected peer's repeats: the fastest
+// retransmission timer in the field (Chromium's first, 50 ms) repeats no sooner.
+constexpr std::chrono::milliseconds kMinRepeatAnswerGap{50};
 
 namespace {
 
@@ -150,9 +153,10 @@ Status handle_alert(EndpointState& s, std::span<const std::uint8_t> content) noe
   return Error::kPeerAlert;
 }
 
-// note_after_handshake handles a handshake fragment once no new handshake message is
-// accepted (connected, or a record of an epoch we already left): an old message_seq means
-// the peer lost our last flight; a new one is a renegotiation attempt, refused (RFC 5746 §4).
+// note_after_handshake handles a handshake fragment of the connected association, which
+// only arrives under its keys (epoch 0 is dropped unread once the peer switched): an old
+// message_seq means the peer lost our last flight; a new one is a renegotiation attempt,
+// refused (RFC 5746 §4).
 // repeats_answered_flight: `f` ends a repeat of the peer flight our last flight answers —
 // the final fragment of its last message. Only that fragment triggers a resend, so a peer
 // that repeats its flight in many small records (or duplicates them) gets our flight once
@@ -163,9 +167,6 @@ bool repeats_answered_flight(const EndpointState& s, const HandshakeFragment& f)
 }
 
 Status note_after_handshake(EndpointState& s, const HandshakeFragment& f) noexcept {
-  if (s.state != HandshakeState::kConnected) {
-    return {};  // a record of the epoch we left: the timer, not the peer, drives resends
-  }
   if (f.message_seq < s.reassembler.next_seq()) {
     s.peer_retransmitted = s.peer_retransmitted || repeats_answered_flight(s, f);
     return {};
@@ -183,6 +184,20 @@ Status note_after_handshake(EndpointState& s, const HandshakeFragment& f) noexce
   return {};
 }
 
+// may_answer_repeat bounds the resends a connected association makes for a peer that lost
+// our last flight: the repeats that trigger them are authenticated and replay-checked, but
+// even the real peer gets at most max_retransmissions resends, kMinRepeatAnswerGap apart.
+bool may_answer_repeat(EndpointState& s) noexcept {
+  const bool too_soon =
+      s.repeats_answered != 0 && s.now - s.last_repeat_answered < kMinRepeatAnswerGap;
+  if (too_soon || s.repeats_answered >= s.config->max_retransmissions) {
+    return false;
+  }
+  ++s.repeats_answered;
+  s.last_repeat_answered = s.now;
+  return true;
+}
+
 Status handle_message(EndpointState& s, const HandshakeMessage& m) noexcept {
   if (!s.peer_flight_begun) {
     s.peer_flight_begun = true;
@@ -198,7 +213,7 @@ Status handle_message(EndpointState& s, const HandshakeMessage& m) noexcept {
 }
 
 Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
-                        std::uint16_t epoch) noexcept {
+                        std::uint64_t record_sequence) noexcept {
   HandshakeReader reader(content);
   while (!reader.done() && !terminal(s.state)) {
     const Result<HandshakeFragment> f = reader.next();
@@ -206,7 +221,7 @@ Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
       s.stats.drops.count(Error::kMalformed);
       return {};
     }
-    if (s.state == HandshakeState::kConnected || epoch < s.read_epoch) {
+    if (s.state == HandshakeState::kConnected) {
       if (const Status st = note_after_handshake(s, *f); !st) {
         return st;
       }
@@ -216,6 +231,11 @@ Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
         f->msg_type == static_cast<std::uint8_t>(HandshakeType::kClientHello) &&
         f->message_seq <= 1) {
       s.reassembler.start_at(f->message_seq);
+      // Our epoch-0 records continue from the hello's record number, as OpenSSL's server
+      // does: a stateless HelloVerifyRequest already used the number of the hello before it,
+      // and a client with an epoch-0 replay window (OpenSSL's) drops a ServerHello that
+      // repeats it, then waits a whole retransmission timeout.
+      s.writer.continue_plaintext_from(record_sequence);
     }
     switch (s.reassembler.add(*f)) {
       case FragmentOutcome::kAccepted:
@@ -243,11 +263,13 @@ Status handle_handshake(EndpointState& s, std::span<const std::uint8_t> content,
   return {};
 }
 
+// dispatch hands a record's content to its protocol. `epoch` 0 here means no keys are in use
+// yet (handle_record drops epoch-0 records once the peer has switched).
 Status dispatch(EndpointState& s, ContentType type, std::span<std::uint8_t> content,
-                std::uint16_t epoch) noexcept {
+                std::uint16_t epoch, std::uint64_t sequence) noexcept {
   switch (type) {
     case ContentType::kHandshake:
-      return handle_handshake(s, content, epoch);
+      return handle_handshake(s, content, sequence);
     case ContentType::kChangeCipherSpec:
       if (epoch == 0 && content.size() == 1 && content[0] == 1) {
         handle_change_cipher_spec(s);
@@ -256,12 +278,7 @@ Status dispatch(EndpointState& s, ContentType type, std::span<std::uint8_t> cont
       }
       return {};
     case ContentType::kAlert:
-      // A plaintext alert after the switch to epoch 1 could come from anyone: ignore it.
-      if (epoch == s.read_epoch) {
-        return handle_alert(s, content);
-      }
-      s.stats.drops.count(Error::kWrongContext);
-      return {};
+      return handle_alert(s, content);
     case ContentType::kApplicationData:
       if (epoch != 0 && s.state == HandshakeState::kConnected) {
         if (content.size() > kMaxPlaintext) {
@@ -271,13 +288,17 @@ Status dispatch(EndpointState& s, ContentType type, std::span<std::uint8_t> cont
         s.data = content;
         return {};
       }
-      if (epoch == 0 && s.read_epoch == 0) {
+      if (epoch == 0) {
         return fail(s, {Error::kBadState, AlertDescription::kUnexpectedMessage,
                         "application data before the handshake completed"});
       }
       s.stats.drops.count(Error::kWrongContext);
       return {};
     default:
+      if (epoch == 0) {
+        s.stats.drops.count(Error::kMalformed);  // an invalid record anyone could have sent
+        return {};
+      }
       return fail(s, {Error::kMalformed, AlertDescription::kUnexpectedMessage,
                       "a record of unknown content type"});
   }
@@ -292,8 +313,16 @@ Status handle_record(EndpointState& s, const RecordView& view,
       s.stats.drops.count(Error::kMalformed);
       return {};
     }
+    if (s.read_epoch != 0) {
+      // Once the peer writes under keys, an epoch-0 record proves nothing about its sender:
+      // anyone who knows the 5-tuple can make one. Nothing it says (a repeated or new
+      // handshake message, an alert, an unknown type) may end, answer or change the
+      // association, so it is discarded unread (RFC 6347 §4.1.2.7).
+      s.stats.drops.count(Error::kWrongContext);
+      return {};
+    }
     const std::size_t header = view.header.size();
-    return dispatch(s, view.type, record.subspan(header), 0);
+    return dispatch(s, view.type, record.subspan(header), 0, view.sequence);
   }
   if (view.epoch != s.read_epoch || !s.opener) {
     s.stats.drops.count(Error::kWrongContext);  // e.g. Finished overtaking its CCS
@@ -304,7 +333,7 @@ Status handle_record(EndpointState& s, const RecordView& view,
     s.stats.drops.count(opened.error());
     return {};
   }
-  return dispatch(s, opened->type, opened->plaintext, view.epoch);
+  return dispatch(s, opened->type, opened->plaintext, view.epoch, view.sequence);
 }
 
 // drain_input works through the records left in the datagram until one carries application
@@ -326,7 +355,7 @@ Status drain_input(EndpointState& s) noexcept {
   }
   if (s.input.empty() && s.peer_retransmitted) {
     s.peer_retransmitted = false;
-    if (!s.flight.empty() && !s.flight.pending()) {
+    if (!s.flight.empty() && !s.flight.pending() && may_answer_repeat(s)) {
       s.flight.rewind();
       ++s.stats.retransmissions;
     }
@@ -513,6 +542,10 @@ Status Endpoint::offer_session(const Session& session) noexcept {
     s.offered_session = session;
   } catch (const std::bad_alloc&) {
     return Error::kOutOfMemory;
+  }
+  if (!detail::recheck_saved_peer(s, *s.offered_session)) {
+    s.offered_session.reset();
+    return Error::kAuthFailed;
   }
   return {};
 }

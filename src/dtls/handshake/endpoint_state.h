@@ -141,6 +141,8 @@ struct EndpointState {
   std::span<std::uint8_t> input;       // the rest of the datagram handle_datagram was given
   std::span<const std::uint8_t> data;  // application data waiting for poll_output
   bool peer_retransmitted = false;
+  std::size_t repeats_answered = 0;  // resends for a connected peer's repeats (bounded)
+  Instant last_repeat_answered{};
   bool alert_pending = false;
   AlertLevel alert_level = AlertLevel::kFatal;
   AlertDescription alert_description = AlertDescription::kInternalError;
@@ -233,9 +235,13 @@ Status psk_premaster(EndpointState& s) noexcept;  // PSK and ECDHE_PSK (after ec
 // --- peer authentication (peer_auth.cc)
 bool verifies_peer_by_certificate(const EndpointConfig& c) noexcept;
 Status accept_peer_certificate(EndpointState& s, std::span<const std::uint8_t> body) noexcept;
-// reverify_resumed_peer: with reverify_on_resume, the saved peer certificate of a resumed
-// session goes through the peer verifier again.
-Status reverify_resumed_peer(EndpointState& s) noexcept;
+// recheck_saved_peer judges a saved session's peer by today's configuration before it is
+// resumed, on the leaf the session kept: it must match today's fingerprints or chain to
+// today's trust store when either is set, and pass peer_verifier again with
+// reverify_on_resume. It sets saved.peer_auth to what proved the peer now, or returns false:
+// then the session is not resumed (the client does not offer it, the server runs a full
+// handshake).
+bool recheck_saved_peer(const EndpointState& s, Session& saved) noexcept;
 bool key_fits_suite(crypto::KeyType key, SuiteAuth auth) noexcept;
 // choose_signature_scheme picks our first configured scheme the peer accepts and our key
 // can make; 0 if none.

@@ -2,6 +2,7 @@
 // store, its signatures checked with the certificate's key, and the fail-closed rule that
 // no association is reported connected with an unauthenticated peer.
 #include <algorithm>
+#include <array>
 #include <new>
 
 #include "endpoint_state.h"
@@ -38,27 +39,33 @@ std::span<const std::span<const std::uint8_t>> chain_views(const EndpointState& 
   return std::span(views).first(s.peer_chain.size());
 }
 
-bool chains_to_trust_store(const EndpointState& s) noexcept {
+bool chains_to_trust_store(const EndpointState& s,
+                           std::span<const std::span<const std::uint8_t>> chain) noexcept {
   const EndpointConfig& c = *s.config;
-  if (!c.trust_store) {
+  if (!c.trust_store || chain.empty()) {
     return false;
   }
-  ChainViews views{};
   const bool peer_is_server = s.role == Role::kClient;
   return static_cast<bool>(
-      c.trust_store->verify(chain_views(s, views), peer_is_server,
+      c.trust_store->verify(chain, peer_is_server,
                             peer_is_server ? std::string_view(c.server_name) : std::string_view{}));
+}
+
+// verifier_accepts runs the caller's PeerVerifier, which must be set, on `chain`.
+bool verifier_accepts(const EndpointConfig& c, std::span<const std::span<const std::uint8_t>> chain,
+                      AlertDescription& alert) noexcept {
+  const PeerVerifier& verifier = c.peer_verifier;
+  return verifier.verify(verifier.context, chain, alert);
 }
 
 // ask_verifier runs the caller's PeerVerifier, if any, on the stored chain.
 Status ask_verifier(EndpointState& s) noexcept {
-  const PeerVerifier& verifier = s.config->peer_verifier;
-  if (verifier.verify == nullptr) {
+  if (s.config->peer_verifier.verify == nullptr) {
     return {};
   }
   ChainViews views{};
   AlertDescription alert = AlertDescription::kCertificateUnknown;
-  if (!verifier.verify(verifier.context, chain_views(s, views), alert)) {
+  if (!verifier_accepts(*s.config, chain_views(s, views), alert)) {
     return fail(s, {Error::kAuthFailed, alert, "the peer verifier refused the peer's certificate"});
   }
   if (s.negotiated.peer_auth == PeerAuth::kNone) {
@@ -125,7 +132,7 @@ Status accept_peer_certificate(EndpointState& s, std::span<const std::uint8_t> b
   const EndpointConfig& c = *s.config;
   if (matches_fingerprint(c, s.peer_chain.front())) {
     s.negotiated.peer_auth = PeerAuth::kFingerprint;
-  } else if (chains_to_trust_store(s)) {
+  } else if (ChainViews views{}; chains_to_trust_store(s, chain_views(s, views))) {
     s.negotiated.peer_auth = PeerAuth::kChain;
   } else if (pins_peer_certificate(c)) {
     return fail(s, {Error::kAuthFailed, AlertDescription::kBadCertificate,
@@ -142,11 +149,39 @@ Status accept_peer_certificate(EndpointState& s, std::span<const std::uint8_t> b
   return {};
 }
 
-Status reverify_resumed_peer(EndpointState& s) noexcept {
-  if (!s.config->reverify_on_resume || s.peer_chain.empty()) {
-    return {};
+bool recheck_saved_peer(const EndpointState& s, Session& saved) noexcept {
+  if (saved.peer_auth == PeerAuth::kPsk) {
+    return true;  // the PSK suites are offered and served only with today's PSK
   }
-  return ask_verifier(s);
+  const EndpointConfig& c = *s.config;
+  const std::span<const std::uint8_t> leaf = saved.peer_certificate;
+  const std::array<std::span<const std::uint8_t>, 1> chain{leaf};
+  const std::span<const std::span<const std::uint8_t>> saved_chain =
+      leaf.empty() ? std::span<const std::span<const std::uint8_t>>{} : std::span(chain);
+  PeerAuth today = PeerAuth::kNone;
+  if (!leaf.empty() && matches_fingerprint(c, leaf)) {
+    today = PeerAuth::kFingerprint;
+  } else if (chains_to_trust_store(s, saved_chain)) {
+    today = PeerAuth::kChain;
+  } else if (pins_peer_certificate(c)) {
+    return false;  // the saved peer is not (or no longer) pinned, or its chain is not kept
+  }
+  if (c.peer_verifier.verify != nullptr) {
+    AlertDescription ignored = AlertDescription::kCertificateUnknown;
+    if (c.reverify_on_resume) {
+      if (saved_chain.empty() || !verifier_accepts(c, saved_chain, ignored)) {
+        return false;
+      }
+      today = today == PeerAuth::kNone ? PeerAuth::kVerifier : today;
+    } else if (today == PeerAuth::kNone && saved.peer_auth == PeerAuth::kVerifier) {
+      today = PeerAuth::kVerifier;  // the verifier's earlier verdict, not asked again
+    }
+  }
+  if (today == PeerAuth::kNone && !c.allow_unauthenticated_peer) {
+    return false;
+  }
+  saved.peer_auth = today;
+  return true;
 }
 
 std::uint16_t choose_signature_scheme(const EndpointState& s, const crypto::PrivateKey& key,
@@ -200,6 +235,7 @@ Status become_connected(EndpointState& s) noexcept {
   // full handshake, the client of a resumed one) keeps it to answer a peer that lost it, and
   // the reassembler's next_seq to notice that.
   std::vector<std::uint8_t>().swap(s.log);  // `= {}` would keep the capacity
+  s.reassembler.retire();                   // before its storage goes
   std::vector<std::uint8_t>().swap(s.reassembly_storage);
   s.key_share.reset();
   s.key_block.reset();

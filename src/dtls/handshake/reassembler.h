@@ -67,6 +67,14 @@ class HandshakeReassembler {
     }
     used_ = 0;
   }
+  // retire gives the storage back for good once the handshake is over: nothing is stored or
+  // handed out any more (no view can point into memory the engine freed), and next_seq
+  // keeps telling the peer's repeats from new messages.
+  void retire() noexcept {
+    discard_pending();
+    storage_ = {};
+    max_message_ = 0;
+  }
   // bytes_held is the storage in use (bodies and coverage bits).
   std::size_t bytes_held() const noexcept { return used_; }
 

@@ -3,6 +3,7 @@
 // current epoch once ChangeCipherSpec has gone out.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,10 @@ class RecordWriter {
   // Epoch-0 records carry DTLS 1.0 in their header until the version is settled (the
   // client's first hellos, as OpenSSL and BoringSSL send them), then DTLS 1.2.
   void set_plaintext_version(std::uint16_t version) noexcept { plaintext_version_ = version; }
+  // continue_plaintext_from makes the next epoch-0 record number at least `sequence`.
+  void continue_plaintext_from(std::uint64_t sequence) noexcept {
+    plaintext_sequence_ = std::max(plaintext_sequence_, sequence);
+  }
   // mark_change_cipher_spec records that our CCS is on its way: from then on alerts go out
   // in the new epoch (before it the peer could not read them there).
   void mark_change_cipher_spec() noexcept { changed_ = true; }

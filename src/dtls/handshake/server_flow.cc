@@ -287,14 +287,13 @@ std::optional<Session> saved_session(const EndpointState& s, const ClientHello& 
   return std::nullopt;
 }
 
-// may_resume: the client still offers the session's suite, we still serve it, and the
-// extended master secret is used as when the session was made (RFC 7627 §5.3).
-bool may_resume(const EndpointState& s, const ClientHello& hello, const Session& saved) noexcept {
-  const EndpointConfig& c = *s.config;
+// may_resume: the client still offers the session's suite, we still serve it, the extended
+// master secret is used as when the session was made (RFC 7627 §5.3), and today's checks
+// still accept the client the session saved (recheck_saved_peer sets how).
+bool may_resume(const EndpointState& s, const ClientHello& hello, Session& saved) noexcept {
   return std::find(s.suites.begin(), s.suites.end(), saved.cipher_suite) != s.suites.end() &&
          hello.cipher_suites.contains(saved.cipher_suite) &&
-         saved.extended_master_secret == s.peer_offered_ems &&
-         (saved.peer_auth != PeerAuth::kNone || c.allow_unauthenticated_peer);
+         saved.extended_master_secret == s.peer_offered_ems && recheck_saved_peer(s, saved);
 }
 
 // resume answers with the abbreviated handshake's flight, ending in our Finished.
@@ -305,9 +304,6 @@ Status resume(EndpointState& s, const ClientHello& hello, const Session& saved,
   };
   if (const Status st = restore_session(s, saved); !st) {
     return cannot(st);
-  }
-  if (const Status st = reverify_resumed_peer(s); !st) {
-    return st;
   }
   s.negotiated.encrypt_then_mac = s.peer_offered_etm && !s.suite->aead;
   // RFC 5077 §3.4: a ticket's acceptance is told by echoing the client's session ID.
@@ -416,7 +412,7 @@ Status do_client_hello(EndpointState& s, const HandshakeMessage& m) noexcept {
   // RFC 6347 §4.2.2: our first message takes the number of the hello it answers.
   s.next_send_seq = m.message_seq;
   s.issue_ticket = s.config->session_ticket_keys && hello->extensions.has_session_ticket;
-  if (const std::optional<Session> saved = saved_session(s, *hello);
+  if (std::optional<Session> saved = saved_session(s, *hello);
       saved && may_resume(s, *hello, *saved)) {
     return resume(s, *hello, *saved, hello->extensions.srtp_mki);
   }

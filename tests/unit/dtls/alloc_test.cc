@@ -9,6 +9,7 @@
 // variables and asserted after the scope closes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include "dtls_test_util.h"
 #include "support/alloc_counter.h"
 #include "unit/crypto/crypto_test_util.h"
+#include "wireseal/dtls/hello_verifier.h"
 #include "wireseal/dtls/record_opener.h"
 #include "wireseal/dtls/record_sealer.h"
 
@@ -232,6 +234,41 @@ TEST_P(DtlsRecordAlloc, RecordPathsDoNotAllocateAfterConstruction) {
     EXPECT_EQ(warm_up.replay_accepted + failures.replay_accepted, 0) << "size " << size;
     EXPECT_EQ(warm_up.batch + failures.batch, 0) << "size " << size;
   }
+}
+
+// A flood of hellos without cookies creates no state: the HelloVerifier answers each from
+// its secrets alone, allocating nothing (so it keeps nothing either), whatever arrives.
+TEST(HelloVerifierAlloc, AFloodOfHellosAllocatesNothing) {
+  std::array<std::uint8_t, dtls::HelloVerifier::kSecretSize> secret{};
+  const dtls::HelloVerifier verifier(secret);
+  // A minimal ClientHello in one record: version, random, empty session ID and cookie, one
+  // suite, null compression.
+  constexpr std::size_t kBody = 2 + 32 + 1 + 1 + 4 + 2;
+  std::array<std::uint8_t, 13 + 12 + kBody> hello{};
+  const std::array<std::uint8_t, 13> header{22, 0xfe, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12 + kBody};
+  const std::array<std::uint8_t, 12> message{1, 0, 0, kBody, 0, 0, 0, 0, 0, 0, 0, kBody};
+  std::copy(header.begin(), header.end(), hello.begin());
+  std::copy(message.begin(), message.end(), hello.begin() + 13);
+  std::uint8_t* body = hello.data() + 25;
+  body[0] = 0xfe;
+  body[1] = 0xfd;
+  std::fill_n(body + 2, 32, std::uint8_t{0x33});
+  const std::array<std::uint8_t, 8> rest{0, 0, 0, 2, 0xc0, 0x2b, 1, 0};
+  std::copy(rest.begin(), rest.end(), body + 34);
+  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
+  std::array<std::uint8_t, dtls::HelloVerifier::kMaxReplySize> reply{};
+  ASSERT_EQ(verifier.check(address, hello, reply).verdict, dtls::HelloVerifier::Verdict::kReply);
+  int replies = 0;
+  AllocScope scope;
+  for (int i = 0; i < 1000; ++i) {
+    hello[10] = static_cast<std::uint8_t>(i);  // each from its own record number
+    replies += verifier.check(address, hello, reply).verdict == dtls::HelloVerifier::Verdict::kReply
+                   ? 1
+                   : 0;
+  }
+  const AllocStats allocated = scope.delta();
+  EXPECT_EQ(replies, 1000);
+  EXPECT_EQ(allocated.count, 0U);
 }
 
 }  // namespace

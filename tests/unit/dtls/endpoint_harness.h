@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -31,6 +32,10 @@ struct LinkModel {
   std::uint32_t seed = 1;
   bool lose_everything = false;
 };
+
+// DropRule, when set on a Network, decides per datagram (after the link model) whether it
+// vanishes.
+using DropRule = std::function<bool(const std::vector<std::uint8_t>& datagram, bool to_server)>;
 
 // One side: its endpoint and what it has seen.
 struct Side {
@@ -67,6 +72,7 @@ class Network {
   Instant now() const { return now_; }
   std::size_t hello_verify_replies() const { return hello_verify_replies_; }
   std::size_t datagrams_sent() const { return datagrams_sent_; }
+  void drop_when(DropRule rule) { drop_ = std::move(rule); }
 
   // run drives both sides until `done` holds, a side fails, or `limit` of simulated time.
   template <class Done>
@@ -110,6 +116,21 @@ class Network {
   std::string describe() const {
     return "client: " + (client_.connected ? std::string("connected") : client_.failure) +
            "; server: " + (server_.connected ? std::string("connected") : server_.failure);
+  }
+
+  // inject hands `d` to one side as if its peer had sent it (what anyone who knows the
+  // 5-tuple can do) and returns how many bytes that side sent in answer; the answer goes on
+  // to the peer with the next run.
+  std::size_t inject(Side& to, Datagram d) {
+    const bool to_server = &to == &server_;
+    const std::deque<Datagram>& outbox = to_server ? to_client_ : to_server_;
+    const std::size_t queued = outbox.size();
+    arrive(d, to_server);
+    std::size_t answered = 0;
+    for (std::size_t i = queued; i < outbox.size(); ++i) {
+      answered += outbox[i].size();
+    }
+    return answered;
   }
 
   // exchange sends `text` from one side to the other and runs until it arrives.
@@ -168,7 +189,7 @@ class Network {
     while (!queue.empty()) {
       Datagram d = std::move(queue.front());
       queue.pop_front();
-      if (model_.lose_everything || coin(rng_) < model_.loss) {
+      if (model_.lose_everything || coin(rng_) < model_.loss || (drop_ && drop_(d, to_server))) {
         continue;
       }
       if (!queue.empty() && coin(rng_) < model_.reorder) {
@@ -226,6 +247,7 @@ class Network {
 
   std::shared_ptr<const EndpointConfig> server_config_;
   LinkModel model_;
+  DropRule drop_;
   std::mt19937 rng_;
   std::optional<HelloVerifier> verifier_;
   Side client_;

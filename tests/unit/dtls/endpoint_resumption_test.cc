@@ -122,8 +122,9 @@ TEST(Resumption, BySessionIdThroughTheServerCache) {
   EXPECT_EQ(net.client().data[0], "resumed");
 }
 
-// A resumption trusts the full handshake's verdict, unless reverify_on_resume asks the
-// verifier again about the saved certificate.
+// A resumption trusts the verifier's verdict from the full handshake, unless
+// reverify_on_resume asks the verifier again about the saved certificate; a refusal then
+// keeps the session from being offered, and the full handshake asks about the whole chain.
 TEST(Resumption, ReverifyOnResumeAsksThePeerVerifierAgain) {
   test::Judge judge;
   auto client = client_config();
@@ -140,13 +141,14 @@ TEST(Resumption, ReverifyOnResumeAsksThePeerVerifierAgain) {
 
   client->reverify_on_resume = true;
   Network refused(client, server);
-  ASSERT_TRUE(refused.client().endpoint->offer_session(saved));
-  refused.handshake();
-  EXPECT_FALSE(refused.client().connected);
-  EXPECT_EQ(refused.client().endpoint->failure().alert, AlertDescription::kCertificateUnknown);
-  EXPECT_TRUE(refused.server().endpoint->failure().alert_from_peer);
+  EXPECT_EQ(refused.client().endpoint->offer_session(saved).error(), Error::kAuthFailed);
   EXPECT_EQ(judge.calls, 2);
   EXPECT_EQ(judge.chain_size, 1U);  // the saved leaf
+  refused.handshake();              // a full one, whose certificate the verifier refuses too
+  EXPECT_FALSE(refused.client().connected);
+  EXPECT_FALSE(refused.client().endpoint->negotiated().resumed);
+  EXPECT_EQ(refused.client().endpoint->failure().alert, AlertDescription::kCertificateUnknown);
+  EXPECT_EQ(judge.calls, 3);
 
   judge.accept = true;
   Network again(client, server);
@@ -155,7 +157,72 @@ TEST(Resumption, ReverifyOnResumeAsksThePeerVerifierAgain) {
   ASSERT_TRUE(again.client().connected) << again.describe();
   EXPECT_TRUE(again.client().endpoint->negotiated().resumed);
   EXPECT_EQ(again.client().endpoint->negotiated().peer_auth, PeerAuth::kVerifier);
-  EXPECT_EQ(judge.calls, 3);
+  EXPECT_EQ(judge.calls, 4);
+}
+
+// A client pinned today to another server's fingerprint does not resume a session saved
+// with the first one, whatever reverify_on_resume says: it does not offer the session, and
+// the full handshake refuses the server it reaches.
+TEST(Resumption, ClientPinnedElsewhereSinceDoesNotResume) {
+  auto server = caching_server();  // serves the P-256 certificate
+  const Session saved = full_handshake(client_config(), server);
+  for (const bool reverify : {false, true}) {
+    auto repinned = client_config();
+    repinned->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP384)};
+    repinned->reverify_on_resume = reverify;
+    Network net(repinned, server);
+    EXPECT_EQ(net.client().endpoint->offer_session(saved).error(), Error::kAuthFailed);
+    net.handshake();
+    EXPECT_FALSE(net.client().connected) << "reverify_on_resume " << reverify;
+    EXPECT_FALSE(net.client().endpoint->negotiated().resumed);
+    EXPECT_EQ(net.client().endpoint->failure().error, Error::kAuthFailed);
+  }
+  // Pinned to both, it resumes, and says the fingerprint proved the server.
+  auto both = client_config();
+  both->peer_fingerprints.push_back(test::fingerprint_of(KeyType::kEcP384));
+  Network net(both, server);
+  ASSERT_TRUE(net.client().endpoint->offer_session(saved));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected) << net.describe();
+  EXPECT_TRUE(net.client().endpoint->negotiated().resumed);
+  EXPECT_EQ(net.client().endpoint->negotiated().peer_auth, PeerAuth::kFingerprint);
+}
+
+// A server whose client pins changed since runs a full handshake for a session of a client
+// it no longer accepts, by session ID and by ticket alike.
+TEST(Resumption, ServerPinnedElsewhereSinceRunsAFullHandshake) {
+  for (const bool by_ticket : {false, true}) {
+    auto client = client_config();
+    client->certificate = test::copy_certificate(KeyType::kEcP384);
+    client->session_tickets = by_ticket;
+    auto server = by_ticket ? ticket_server() : caching_server();
+    server->allow_unauthenticated_peer = false;
+    server->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP384)};
+    const Session saved = full_handshake(client, server);
+    ASSERT_TRUE(saved.resumable());
+
+    // The same server, its cache and ticket keys, pinned to another client since.
+    auto repinned = server_config();
+    repinned->allow_unauthenticated_peer = false;
+    repinned->session_cache = server->session_cache;
+    repinned->session_ticket_keys = server->session_ticket_keys;
+    repinned->peer_fingerprints = {test::fingerprint_of(KeyType::kEd25519)};
+    Network net(client, repinned);
+    ASSERT_TRUE(net.client().endpoint->offer_session(saved));
+    net.handshake();
+    EXPECT_FALSE(net.server().endpoint->negotiated().resumed) << "by ticket " << by_ticket;
+    EXPECT_FALSE(net.server().connected);  // the full handshake's certificate check refuses
+    EXPECT_EQ(net.server().endpoint->failure().error, Error::kAuthFailed);
+
+    // With the client's fingerprint still pinned, the same server resumes.
+    repinned->peer_fingerprints.push_back(test::fingerprint_of(KeyType::kEcP384));
+    Network again(client, repinned);
+    ASSERT_TRUE(again.client().endpoint->offer_session(saved));
+    again.handshake();
+    ASSERT_TRUE(again.server().connected) << again.describe();
+    EXPECT_TRUE(again.server().endpoint->negotiated().resumed);
+    EXPECT_EQ(again.server().endpoint->negotiated().peer_auth, PeerAuth::kFingerprint);
+  }
 }
 
 TEST(Resumption, ByTicketWithARenewedTicketEachTime) {
@@ -261,6 +328,15 @@ TEST(Resumption, OfferSessionRefusesWhatCannotBeResumed) {
   EXPECT_EQ(client.offer_session(unknown_suite).error(), Error::kInvalidArgument);
   Session good = no_ems;
   good.extended_master_secret = true;
+  // The client pins the P-256 server: a session without its certificate, or with another
+  // one, is refused as the full handshake would refuse that server.
+  EXPECT_EQ(client.offer_session(good).error(), Error::kAuthFailed);
+  const std::span<const std::uint8_t> other = test::test_certificate(KeyType::kEcP384).chain.der(0);
+  good.peer_certificate.assign(other.begin(), other.end());
+  EXPECT_EQ(client.offer_session(good).error(), Error::kAuthFailed);
+  const std::span<const std::uint8_t> pinned =
+      test::test_certificate(KeyType::kEcP256).chain.der(0);
+  good.peer_certificate.assign(pinned.begin(), pinned.end());
   EXPECT_TRUE(client.offer_session(good));
   ASSERT_TRUE(client.start(Instant{}));
   EXPECT_EQ(client.offer_session(good).error(), Error::kBadState);

@@ -3,6 +3,7 @@
 // the timeout; and the failures that must end a handshake.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "endpoint_harness.h"
@@ -326,15 +327,17 @@ TEST(Endpoint, ServerRequiresTheClientCertificateItAskedFor) {
   EXPECT_STREQ(net.server().endpoint->failure().reason, "the client sent no certificate");
 }
 
+// The default configuration requires the extended master secret (RFC 7627), and two
+// default endpoints negotiate it; a changed default on either side shows here.
 TEST(Endpoint, ExtendedMasterSecretNegotiatedByDefault) {
+  EXPECT_TRUE(EndpointConfig{}.require_extended_master_secret);
   auto client = client_config();
   client->allow_unauthenticated_peer = true;
-  auto server = server_config(KeyType::kEcP256);
-  server->require_extended_master_secret = false;
-  Network with_ems(client, server);
-  with_ems.handshake();
-  ASSERT_TRUE(with_ems.client().connected);
-  EXPECT_TRUE(with_ems.server().endpoint->negotiated().extended_master_secret);
+  Network net(client, server_config(KeyType::kEcP256));
+  net.handshake();
+  ASSERT_TRUE(net.client().connected && net.server().connected) << net.describe();
+  EXPECT_TRUE(net.client().endpoint->negotiated().extended_master_secret);
+  EXPECT_TRUE(net.server().endpoint->negotiated().extended_master_secret);
 }
 
 // RFC 7301: the server's preference among what the client offers; none in common is fatal;
@@ -574,9 +577,12 @@ TEST(Endpoint, ReleasesHandshakeMemoryOnceConnected) {
   EXPECT_LT(after, 8192U) << "steady-state bytes per association";
 }
 
-TEST(HelloVerifier, AFloodOfHellosWithoutCookiesCreatesNoState) {
+// Every hello without a cookie gets the same HelloVerifyRequest from a const verifier (the
+// state it keeps is its secrets, whatever arrives; dtls_alloc_test shows a flood allocates
+// nothing), and garbage gets no reply.
+TEST(HelloVerifier, AFloodOfHellosWithoutCookiesGetsOneAnswer) {
   std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
-  HelloVerifier verifier(secret);
+  const HelloVerifier verifier(secret);
   auto client = client_config();
   client->allow_unauthenticated_peer = true;
   std::array<std::uint8_t, 1500> hello{};
@@ -589,15 +595,53 @@ TEST(HelloVerifier, AFloodOfHellosWithoutCookiesCreatesNoState) {
     hello_size = out->size;
   }
   const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
-  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
+  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> first{};
+  const HelloVerifier::Outcome o =
+      verifier.check(address, std::span(hello).first(hello_size), first);
+  ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
   for (int i = 0; i < 1000; ++i) {
-    const HelloVerifier::Outcome o =
+    std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
+    const HelloVerifier::Outcome again =
         verifier.check(address, std::span(hello).first(hello_size), reply);
-    ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
+    ASSERT_EQ(again.verdict, HelloVerifier::Verdict::kReply);
+    ASSERT_EQ(again.size, o.size);
+    ASSERT_TRUE(std::equal(reply.begin(), reply.begin() + o.size, first.begin()));
   }
   // Garbage is dropped without a reply.
   std::array<std::uint8_t, 40> junk{};
+  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
   EXPECT_EQ(verifier.check(address, junk, reply).verdict, HelloVerifier::Verdict::kDrop);
+}
+
+// record_sequence reads the 48-bit record number of a datagram's first record.
+std::uint64_t record_sequence(std::span<const std::uint8_t> d) {
+  std::uint64_t sequence = 0;
+  for (std::size_t i = 5; i < 11; ++i) {
+    sequence = sequence << 8 | d[i];
+  }
+  return sequence;
+}
+
+// RFC 6347 §4.2.1: a stateless HelloVerifyRequest reuses the record number of the hello it
+// answers, so the server's flight must not start again at 0: it continues from the number of
+// the hello it answers, which a client that keeps an epoch-0 replay window (OpenSSL) would
+// otherwise drop, then wait a whole retransmission timeout.
+TEST(Endpoint, ServerRecordsContinueFromTheHellosRecordNumber) {
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  Endpoint c(client);
+  ASSERT_TRUE(c.start(Instant{}));
+  std::array<std::uint8_t, 1500> hello{};
+  const Result<Output> out = c.poll_output(hello);
+  ASSERT_TRUE(out && out->kind == Output::Kind::kDatagram);
+  hello[10] = 5;  // the second hello's record number, after a HelloVerifyRequest numbered 4
+  Endpoint s(server_config(KeyType::kEcP256));
+  ASSERT_TRUE(s.start(Instant{}));
+  ASSERT_TRUE(s.handle_datagram(Instant{}, std::span(hello).first(out->size)));
+  std::array<std::uint8_t, 1500> flight{};
+  const Result<Output> answer = s.poll_output(flight);
+  ASSERT_TRUE(answer && answer->kind == Output::Kind::kDatagram);
+  EXPECT_GE(record_sequence(flight), 5U);
 }
 
 TEST(HelloVerifier, CookieBindsAddressAndSurvivesOneRotation) {
