@@ -7,6 +7,7 @@
 //    algorithm with the options and call patterns each target reads;
 //  - dtls_handshake_codec: one well-formed body of every handshake message (and a fragmented
 //    handshake record, and an extensions block with every extension), written by the codec;
+//  - dtls_connected: spoofed records for each side of an established association;
 //  - dtls_endpoint: what each side of a recorded in-memory handshake received (certificate
 //    and PSK configurations), under the target's counting randomness (dtls_endpoint.h).
 // Usage: fuzz_dtls_make_corpus <fuzz/corpus directory>
@@ -406,6 +407,65 @@ void endpoint_seeds(const std::filesystem::path& root) {
   }
 }
 
+// spoofed_record frames one plaintext-header record: type, DTLS 1.2, epoch, sequence, body.
+Bytes spoofed_record(std::uint8_t type, std::uint16_t epoch, std::uint8_t sequence,
+                     const Bytes& body) {
+  Bytes r = {type,
+             0xfe,
+             0xfd,
+             static_cast<std::uint8_t>(epoch >> 8),
+             static_cast<std::uint8_t>(epoch),
+             0,
+             0,
+             0,
+             0,
+             0,
+             sequence,
+             static_cast<std::uint8_t>(body.size() >> 8),
+             static_cast<std::uint8_t>(body.size())};
+  r.insert(r.end(), body.begin(), body.end());
+  return r;
+}
+
+// whole_message is one unfragmented handshake message of `length` zero bytes.
+Bytes whole_message(std::uint8_t msg_type, std::uint8_t message_seq, std::uint8_t length) {
+  Bytes m = {msg_type, 0, 0, length, 0, message_seq, 0, 0, 0, 0, 0, length};
+  m.resize(m.size() + length);
+  return m;
+}
+
+// connected_seeds: for each side and authentication of the dtls_connected target, what a
+// spoofer tries first: a repeated Finished and new messages in epoch 0, a ClientHello and a
+// HelloRequest (renegotiation), alerts, an unknown content type, a ChangeCipherSpec, forged
+// records of the keyed epoch and one with a connection ID, and a timer tick.
+void connected_seeds(const std::filesystem::path& root) {
+  std::vector<Bytes> spoofs;
+  for (std::uint8_t seq = 0; seq < 8; ++seq) {
+    spoofs.push_back(spoofed_record(22, 0, seq, whole_message(20, seq, 12)));  // Finished
+  }
+  spoofs.push_back(spoofed_record(22, 0, 20, whole_message(1, 0, 40)));  // ClientHello
+  spoofs.push_back(spoofed_record(22, 0, 21, whole_message(0, 0, 0)));   // HelloRequest
+  spoofs.push_back(spoofed_record(21, 0, 22, {2, 40}));                  // fatal alert
+  spoofs.push_back(spoofed_record(21, 0, 23, {1, 0}));                   // close_notify
+  spoofs.push_back(spoofed_record(99, 0, 24, Bytes(16, 0xab)));          // unknown type
+  spoofs.push_back(spoofed_record(20, 0, 25, {1}));                      // ChangeCipherSpec
+  spoofs.push_back(spoofed_record(23, 0, 26, Bytes(16, 0x17)));          // plaintext data
+  spoofs.push_back(spoofed_record(23, 1, 27, Bytes(40, 0x17)));          // forged, epoch 1
+  spoofs.push_back(spoofed_record(25, 1, 28, Bytes(40, 0x19)));          // forged CID record
+  for (std::uint8_t selector = 0; selector < 4; ++selector) {
+    Bytes input{selector};
+    for (const Bytes& d : spoofs) {
+      input.push_back(static_cast<std::uint8_t>(d.size() >> 8));
+      input.push_back(static_cast<std::uint8_t>(d.size()));
+      input.insert(input.end(), d.begin(), d.end());
+    }
+    input.insert(input.end(), {0, 0});  // 1.5 s pass
+    const std::string side = (selector & 1) != 0 ? "server" : "client";
+    const std::string auth = (selector & 2) != 0 ? "ecdsa" : "psk";
+    fuzz::write_seed(root, "dtls_connected", "seed-" + side + "-" + auth, input);
+  }
+}
+
 // certificate_key_seeds: a self-signed certificate of each key type the handshake uses.
 void certificate_key_seeds(const std::filesystem::path& root) {
   for (const crypto::KeyType type : {crypto::KeyType::kEcP256, crypto::KeyType::kEcP384,
@@ -436,6 +496,7 @@ int main(int argc, char** argv) {
   aead_seeds(root);
   handshake_codec_seeds(root);
   endpoint_seeds(root);
+  connected_seeds(root);
   certificate_key_seeds(root);
   return 0;
 }
