@@ -8,6 +8,7 @@
 //  - dtls_handshake_codec: one well-formed body of every handshake message (and a fragmented
 //    handshake record, and an extensions block with every extension), written by the codec;
 //  - dtls_connected: spoofed records for each side of an established association;
+//  - dtls_hello_verifier: a client's first and second hello, whole and in fragments;
 //  - dtls_endpoint: what each side of a recorded in-memory handshake received (certificate
 //    and PSK configurations), under the target's counting randomness (dtls_endpoint.h).
 // Usage: fuzz_dtls_make_corpus <fuzz/corpus directory>
@@ -38,6 +39,7 @@
 #include "wireseal/dtls/handshake/new_session_ticket.h"
 #include "wireseal/dtls/handshake/server_hello.h"
 #include "wireseal/dtls/handshake/server_key_exchange.h"
+#include "wireseal/dtls/hello_verifier.h"
 
 namespace {
 
@@ -466,6 +468,68 @@ void connected_seeds(const std::filesystem::path& root) {
   }
 }
 
+// in_fragments rewrites a datagram holding one whole handshake message in one record as
+// records of `piece` bytes of body each, in one datagram.
+Bytes in_fragments(const Bytes& d, std::size_t piece) {
+  constexpr std::size_t kRecord = 13;
+  constexpr std::size_t kMessage = 12;
+  const std::size_t length = d.size() - kRecord - kMessage;
+  Bytes out;
+  std::uint8_t sequence = d[10];
+  for (std::size_t at = 0; at < length; at += piece) {
+    const std::size_t n = std::min(piece, length - at);
+    out.insert(out.end(), d.begin(), d.begin() + 10);  // type, version, epoch, sequence
+    out.push_back(sequence++);
+    out.push_back(static_cast<std::uint8_t>((kMessage + n) >> 8));
+    out.push_back(static_cast<std::uint8_t>(kMessage + n));
+    out.insert(out.end(), d.begin() + kRecord, d.begin() + kRecord + 6);  // type, length, seq
+    for (const std::size_t v : {at, n}) {
+      out.insert(out.end(), {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
+                             static_cast<std::uint8_t>(v)});
+    }
+    const auto from = d.begin() + static_cast<std::ptrdiff_t>(kRecord + kMessage + at);
+    out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(n));
+  }
+  return out;
+}
+
+// hello_verifier_seeds: a client's first hello and, after the target's HelloVerifyRequest
+// (same secret and address), its second one with the cookie, each whole and in fragments.
+void hello_verifier_seeds(const std::filesystem::path& root) {
+  fuzz::CountingRandom random;
+  dtls::Endpoint client(fuzz::fuzz_endpoint_config(0, random));
+  (void)client.start(dtls::Instant{});
+  std::array<std::uint8_t, 600> buffer{};
+  const Result<dtls::Output> first = client.poll_output(buffer);
+  if (!first || first->kind != dtls::Output::Kind::kDatagram) {
+    std::fprintf(stderr, "dtls_hello_verifier seeds: no hello\n");
+    std::exit(1);
+  }
+  const Bytes hello(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(first->size));
+  std::array<std::uint8_t, dtls::HelloVerifier::kSecretSize> secret{};
+  secret.fill(0x5c);
+  const dtls::HelloVerifier verifier(secret);
+  const std::array<std::uint8_t, 6> address{192, 0, 2, 1, 0x13, 0x88};
+  std::array<std::uint8_t, dtls::HelloVerifier::kMaxReplySize> reply{};
+  const dtls::HelloVerifier::Outcome o = verifier.check(address, hello, reply);
+  Bytes request(reply.begin(), reply.begin() + static_cast<std::ptrdiff_t>(o.size));
+  (void)client.handle_datagram(dtls::Instant{}, request);
+  const Result<dtls::Output> second = client.poll_output(buffer);
+  if (o.verdict != dtls::HelloVerifier::Verdict::kReply || !second ||
+      second->kind != dtls::Output::Kind::kDatagram) {
+    std::fprintf(stderr, "dtls_hello_verifier seeds: no second hello\n");
+    std::exit(1);
+  }
+  const Bytes with_cookie(buffer.begin(),
+                          buffer.begin() + static_cast<std::ptrdiff_t>(second->size));
+  fuzz::write_seed(root, "dtls_hello_verifier", "seed-first-hello", hello);
+  fuzz::write_seed(root, "dtls_hello_verifier", "seed-first-hello-fragments",
+                   in_fragments(hello, 100));
+  fuzz::write_seed(root, "dtls_hello_verifier", "seed-second-hello", with_cookie);
+  fuzz::write_seed(root, "dtls_hello_verifier", "seed-second-hello-fragments",
+                   in_fragments(with_cookie, 64));
+}
+
 // certificate_key_seeds: a self-signed certificate of each key type the handshake uses.
 void certificate_key_seeds(const std::filesystem::path& root) {
   for (const crypto::KeyType type : {crypto::KeyType::kEcP256, crypto::KeyType::kEcP384,
@@ -497,6 +561,7 @@ int main(int argc, char** argv) {
   handshake_codec_seeds(root);
   endpoint_seeds(root);
   connected_seeds(root);
+  hello_verifier_seeds(root);
   certificate_key_seeds(root);
   return 0;
 }

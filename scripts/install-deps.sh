@@ -18,6 +18,7 @@ packages=(
                                 # gst-launch-1.0, audiotestsrc, rtpL16pay/rtpstreampay, srtpenc/srtpdec:
                                 # real programs run on the drop-in libsrtp2 (tests/compat)
   python3-pylibsrtp             # pylibsrtp (aiortc's SRTP): the same, from Python
+  python3-aiortc                # aiortc's DTLS transport: a WebRTC DTLS client for the CLI server
 )
 
 # --arm adds what the aarch64 and armv7 presets need: Debian's cross toolchains, qemu-user to

@@ -618,6 +618,8 @@ void print_connected(const Association& a, const EndpointSetup& setup, const cha
   } else if (!setup.config->srtp_profiles.empty()) {
     fmt::print(stderr, "{}: {} did not negotiate use_srtp\n", name, a.peer.to_string());
   }
+  // On a good link 0: each resend is a retransmission timeout the user waited through.
+  fmt::print(stderr, "retransmissions {}\n", a.endpoint.stats().retransmissions);
   std::fflush(stderr);
 }
 

@@ -40,10 +40,14 @@ class HelloVerifier {
     std::size_t size = 0;  // kReply: the HelloVerifyRequest datagram's length
   };
 
-  // check looks at the first record of `datagram`. `reply` must hold kMaxReplySize bytes.
+  // check reads the ClientHello in `datagram`, whole or in fragments over several records of
+  // it (up to kMaxHelloSize bytes of body); anything else is dropped. `reply` must hold
+  // kMaxReplySize bytes.
   Outcome check(std::span<const std::uint8_t> peer_address, std::span<const std::uint8_t> datagram,
                 std::span<std::uint8_t> reply) const noexcept;
   static constexpr std::size_t kMaxReplySize = 13 + 12 + 3 + kCookieSize;
+  // The longest ClientHello checked; hellos with post-quantum key shares take about 1.5 KB.
+  static constexpr std::size_t kMaxHelloSize = 4096;
 
  private:
   struct Secret {

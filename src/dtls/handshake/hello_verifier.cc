@@ -35,6 +35,64 @@ bool split_hello(std::span<const std::uint8_t> body, HelloParts& parts) noexcept
   return true;
 }
 
+// The ClientHello a datagram carries, put back together from its fragments.
+struct GatheredHello {
+  std::uint16_t message_seq = 0;
+  std::uint64_t record_sequence = 0;  // of the record with its first fragment
+  std::span<const std::uint8_t> body;
+};
+
+// take_fragment adds one fragment of the hello to `storage` (covered: how much of the body,
+// from its start, is in). Fragments must follow each other in order, overlaps allowed, as
+// every implementation sends them; anything else is not a hello we can check.
+bool take_fragment(const HandshakeFragment& f, GatheredHello& hello,
+                   std::span<std::uint8_t> storage, std::size_t& covered, bool first) noexcept {
+  if (f.msg_type != static_cast<std::uint8_t>(HandshakeType::kClientHello) ||
+      f.length > storage.size() || f.fragment_offset > covered ||
+      (!first && (f.message_seq != hello.message_seq || f.length != hello.body.size()))) {
+    return false;
+  }
+  if (first) {
+    hello.message_seq = f.message_seq;
+    hello.body = storage.first(f.length);
+  }
+  std::copy(f.body.begin(), f.body.end(), storage.begin() + f.fragment_offset);
+  covered = std::max<std::size_t>(covered, f.fragment_offset + f.body.size());
+  return true;
+}
+
+// gather_hello reads the datagram's epoch-0 handshake records until the ClientHello they
+// carry is whole. A stateless server can only check a hello it sees whole in one datagram,
+// and clients fragment theirs into several records of one datagram (OpenSSL over a memory
+// BIO, as aiortc runs it, writes records of about 256 bytes).
+bool gather_hello(std::span<const std::uint8_t> datagram, std::span<std::uint8_t> storage,
+                  GatheredHello& hello) noexcept {
+  std::size_t covered = 0;
+  bool first = true;
+  while (!datagram.empty()) {
+    const Result<RecordView> record = parse_record(datagram);
+    if (!record || record->type != ContentType::kHandshake || record->epoch != 0) {
+      return false;
+    }
+    datagram = datagram.subspan(record->record.size());
+    if (first) {
+      hello.record_sequence = record->sequence;
+    }
+    HandshakeReader reader(record->fragment);
+    while (!reader.done()) {
+      const Result<HandshakeFragment> fragment = reader.next();
+      if (!fragment || !take_fragment(*fragment, hello, storage, covered, first)) {
+        return false;
+      }
+      first = false;
+      if (covered == hello.body.size()) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 HelloVerifier::HelloVerifier(std::span<const std::uint8_t, kSecretSize> secret) noexcept {
@@ -75,16 +133,10 @@ void HelloVerifier::cookie_for(const Secret& secret, std::span<const std::uint8_
 HelloVerifier::Outcome HelloVerifier::check(std::span<const std::uint8_t> peer_address,
                                             std::span<const std::uint8_t> datagram,
                                             std::span<std::uint8_t> reply) const noexcept {
-  const Result<RecordView> record = parse_record(datagram);
-  if (!record || record->type != ContentType::kHandshake || record->epoch != 0) {
-    return {};
-  }
-  HandshakeReader reader(record->fragment);
-  const Result<HandshakeFragment> fragment = reader.next();
+  std::array<std::uint8_t, kMaxHelloSize> storage{};
+  GatheredHello hello;
   HelloParts parts;
-  // Only a whole ClientHello in the first record can be checked without keeping state.
-  if (!fragment || fragment->msg_type != static_cast<std::uint8_t>(HandshakeType::kClientHello) ||
-      !fragment->complete() || !split_hello(fragment->body, parts)) {
+  if (!gather_hello(datagram, storage, hello) || !split_hello(hello.body, parts)) {
     return {};
   }
   std::array<std::uint8_t, kCookieSize> expected{};
@@ -110,14 +162,14 @@ HelloVerifier::Outcome HelloVerifier::check(std::span<const std::uint8_t> peer_a
   const Result<std::size_t> message =
       body_size
           ? write_handshake_fragment(static_cast<std::uint8_t>(HandshakeType::kHelloVerifyRequest),
-                                     fragment->message_seq, std::span(body).first(*body_size), 0,
+                                     hello.message_seq, std::span(body).first(*body_size), 0,
                                      *body_size, reply.subspan(kHeaderSize))
           : body_size;
   if (!message) {
     return {};
   }
   // §4.2.1: the reply reuses the ClientHello's record sequence number.
-  write_header(ContentType::kHandshake, kDtls10Version, 0, record->sequence, {},
+  write_header(ContentType::kHandshake, kDtls10Version, 0, hello.record_sequence, {},
                static_cast<std::uint16_t>(*message), reply.data());
   return {Verdict::kReply, kHeaderSize + *message};
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "endpoint_harness.h"
 #include "wireseal/dtls/handshake/cipher_suite.h"
@@ -611,6 +612,83 @@ TEST(HelloVerifier, AFloodOfHellosWithoutCookiesGetsOneAnswer) {
   std::array<std::uint8_t, 40> junk{};
   std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
   EXPECT_EQ(verifier.check(address, junk, reply).verdict, HelloVerifier::Verdict::kDrop);
+}
+
+// split_hello puts the ClientHello of a one-record datagram into two records of one datagram,
+// the hello in two fragments split at `at` (as OpenSSL over a memory BIO, aiortc's DTLS, sends
+// a hello); `second_first` puts the second fragment first.
+std::vector<std::uint8_t> split_hello(std::span<const std::uint8_t> d, std::size_t at,
+                                      bool second_first = false) {
+  constexpr std::size_t kRecord = 13;
+  constexpr std::size_t kMessage = 12;
+  const std::span<const std::uint8_t> body = d.subspan(kRecord + kMessage);
+  const auto put24 = [](std::vector<std::uint8_t>& out, std::size_t v) {
+    out.insert(out.end(), {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
+                           static_cast<std::uint8_t>(v)});
+  };
+  const auto record = [&](std::uint8_t sequence, std::size_t offset, std::size_t length) {
+    std::vector<std::uint8_t> out(d.begin(), d.begin() + 10);  // type, version, epoch, seq
+    out.push_back(sequence);
+    out.push_back(static_cast<std::uint8_t>((kMessage + length) >> 8));
+    out.push_back(static_cast<std::uint8_t>(kMessage + length));
+    out.push_back(d[kRecord]);  // msg_type
+    put24(out, body.size());
+    out.insert(out.end(), {d[kRecord + 4], d[kRecord + 5]});  // message_seq
+    put24(out, offset);
+    put24(out, length);
+    out.insert(out.end(), body.begin() + static_cast<std::ptrdiff_t>(offset),
+               body.begin() + static_cast<std::ptrdiff_t>(offset + length));
+    return out;
+  };
+  std::vector<std::uint8_t> first = record(d[10], 0, at);
+  std::vector<std::uint8_t> second =
+      record(static_cast<std::uint8_t>(d[10] + 1), at, body.size() - at);
+  if (second_first) {
+    std::swap(first, second);
+  }
+  first.insert(first.end(), second.begin(), second.end());
+  return first;
+}
+
+// A hello fragmented over several records of one datagram is checked whole: aiortc's DTLS
+// (OpenSSL over a memory BIO) never sends it otherwise, and without this never connected to
+// a server with cookies on. Fragments out of order, or of two different messages, are not
+// hellos a stateless server can check.
+TEST(HelloVerifier, AHelloInFragmentsOfOneDatagramIsChecked) {
+  std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
+  const HelloVerifier verifier(secret);
+  auto client = client_config();
+  client->allow_unauthenticated_peer = true;
+  Endpoint e(client);
+  ASSERT_TRUE(e.start(Instant{}));
+  std::array<std::uint8_t, 1500> first{};
+  const Result<Output> out = e.poll_output(first);
+  ASSERT_TRUE(out);
+  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
+  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
+  const std::vector<std::uint8_t> split = split_hello(std::span(first).first(out->size), 100);
+  EXPECT_EQ(
+      verifier.check(address, split_hello(std::span(first).first(out->size), 100, true), reply)
+          .verdict,
+      HelloVerifier::Verdict::kDrop);
+  const HelloVerifier::Outcome o = verifier.check(address, split, reply);
+  ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
+  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> whole_reply{};
+  const HelloVerifier::Outcome whole =
+      verifier.check(address, std::span(first).first(out->size), whole_reply);
+  ASSERT_EQ(whole.size, o.size);
+  EXPECT_TRUE(std::equal(reply.begin(), reply.begin() + o.size, whole_reply.begin()))
+      << "the same hello, whole or in fragments, gets the same cookie";
+  ASSERT_TRUE(e.handle_datagram(Instant{}, std::span(reply).first(o.size)));
+  std::array<std::uint8_t, 1500> second{};
+  const Result<Output> again = e.poll_output(second);
+  ASSERT_TRUE(again && again->kind == Output::Kind::kDatagram);
+  for (const std::size_t at : {std::size_t{1}, std::size_t{64}, again->size - 26}) {
+    EXPECT_EQ(verifier.check(address, split_hello(std::span(second).first(again->size), at), reply)
+                  .verdict,
+              HelloVerifier::Verdict::kAccept)
+        << "split at " << at;
+  }
 }
 
 // record_sequence reads the 48-bit record number of a datagram's first record.
