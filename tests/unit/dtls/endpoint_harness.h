@@ -290,6 +290,24 @@ inline crypto::Fingerprint fingerprint_of(crypto::KeyType type) {
 }
 
 // Judge is a PeerVerifier that answers as told and remembers what it was shown.
+// client_pinned_to: a client that knows the server by the fingerprint of `type`'s test
+// certificate (as WebRTC does).
+inline std::shared_ptr<EndpointConfig> client_pinned_to(crypto::KeyType type) {
+  auto c = std::make_shared<EndpointConfig>();
+  c->role = Role::kClient;
+  c->peer_fingerprints = {fingerprint_of(type)};
+  return c;
+}
+
+// server_with: a server with `type`'s test certificate that takes clients without one.
+inline std::shared_ptr<EndpointConfig> server_with(crypto::KeyType type) {
+  auto c = std::make_shared<EndpointConfig>();
+  c->role = Role::kServer;
+  c->certificate = copy_certificate(type);
+  c->allow_unauthenticated_peer = true;
+  return c;
+}
+
 struct Judge {
   bool accept = true;
   AlertDescription alert = AlertDescription::kCertificateUnknown;  // sent when refusing

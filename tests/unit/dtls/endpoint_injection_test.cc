@@ -125,18 +125,11 @@ std::vector<Injection> spoofed_records() {
   return out;
 }
 
-std::shared_ptr<EndpointConfig> client_config() {
-  auto c = std::make_shared<EndpointConfig>();
-  c->role = Role::kClient;
-  c->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
-  return c;
-}
+std::shared_ptr<EndpointConfig> client_config() { return test::client_pinned_to(KeyType::kEcP256); }
 
+// The server issues tickets, so its last flight carries a NewSessionTicket too.
 std::shared_ptr<EndpointConfig> server_config() {
-  auto c = std::make_shared<EndpointConfig>();
-  c->role = Role::kServer;
-  c->certificate = test::copy_certificate(KeyType::kEcP256);
-  c->allow_unauthenticated_peer = true;
+  auto c = test::server_with(KeyType::kEcP256);
   c->session_ticket_keys = std::make_shared<SessionTicketKeys>(
       std::array<std::uint8_t, SessionTicketKeys::kSecretSize>{});
   return c;

@@ -25,20 +25,9 @@ std::array<std::uint8_t, SessionTicketKeys::kSecretSize> secret_of(std::uint8_t 
   return secret;
 }
 
-std::shared_ptr<EndpointConfig> client_config() {
-  auto c = std::make_shared<EndpointConfig>();
-  c->role = Role::kClient;
-  c->peer_fingerprints = {test::fingerprint_of(KeyType::kEcP256)};
-  return c;
-}
+std::shared_ptr<EndpointConfig> client_config() { return test::client_pinned_to(KeyType::kEcP256); }
 
-std::shared_ptr<EndpointConfig> server_config() {
-  auto c = std::make_shared<EndpointConfig>();
-  c->role = Role::kServer;
-  c->certificate = test::copy_certificate(KeyType::kEcP256);
-  c->allow_unauthenticated_peer = true;
-  return c;
-}
+std::shared_ptr<EndpointConfig> server_config() { return test::server_with(KeyType::kEcP256); }
 
 std::shared_ptr<EndpointConfig> caching_server() {
   auto c = server_config();

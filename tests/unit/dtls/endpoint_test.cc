@@ -578,40 +578,59 @@ TEST(Endpoint, ReleasesHandshakeMemoryOnceConnected) {
   EXPECT_LT(after, 8192U) << "steady-state bytes per association";
 }
 
+// HelloClient is a client endpoint (anonymous servers accepted) started at time 0, for the
+// hellos it sends and the HelloVerifyRequests it takes.
+class HelloClient {
+ public:
+  HelloClient() : endpoint_(anonymous_client()) { EXPECT_TRUE(endpoint_.start(Instant{})); }
+
+  // next is the next datagram the client sends.
+  std::vector<std::uint8_t> next() {
+    std::array<std::uint8_t, 1500> buffer{};
+    const Result<Output> out = endpoint_.poll_output(buffer);
+    if (!out || out->kind != Output::Kind::kDatagram) {
+      ADD_FAILURE() << "the client sent no datagram";
+      return {};
+    }
+    return {buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(out->size)};
+  }
+  void receive(std::span<std::uint8_t> datagram) {
+    EXPECT_TRUE(endpoint_.handle_datagram(Instant{}, datagram));
+  }
+
+ private:
+  static std::shared_ptr<EndpointConfig> anonymous_client() {
+    auto c = client_config();
+    c->allow_unauthenticated_peer = true;
+    return c;
+  }
+  Endpoint endpoint_;
+};
+
+using Reply = std::array<std::uint8_t, HelloVerifier::kMaxReplySize>;
+constexpr std::array<std::uint8_t, 6> kAddress{10, 0, 0, 1, 0, 80};
+
 // Every hello without a cookie gets the same HelloVerifyRequest from a const verifier (the
 // state it keeps is its secrets, whatever arrives; dtls_alloc_test shows a flood allocates
 // nothing), and garbage gets no reply.
 TEST(HelloVerifier, AFloodOfHellosWithoutCookiesGetsOneAnswer) {
   std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
   const HelloVerifier verifier(secret);
-  auto client = client_config();
-  client->allow_unauthenticated_peer = true;
-  std::array<std::uint8_t, 1500> hello{};
-  std::size_t hello_size = 0;
-  {
-    Endpoint e(client);
-    ASSERT_TRUE(e.start(Instant{}));
-    const Result<Output> out = e.poll_output(hello);
-    ASSERT_TRUE(out && out->kind == Output::Kind::kDatagram);
-    hello_size = out->size;
-  }
-  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
-  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> first{};
-  const HelloVerifier::Outcome o =
-      verifier.check(address, std::span(hello).first(hello_size), first);
+  const std::vector<std::uint8_t> hello = HelloClient().next();
+  Reply first{};
+  const HelloVerifier::Outcome o = verifier.check(kAddress, hello, first);
   ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
   for (int i = 0; i < 1000; ++i) {
-    std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
-    const HelloVerifier::Outcome again =
-        verifier.check(address, std::span(hello).first(hello_size), reply);
+    Reply reply{};
+    const HelloVerifier::Outcome again = verifier.check(kAddress, hello, reply);
     ASSERT_EQ(again.verdict, HelloVerifier::Verdict::kReply);
     ASSERT_EQ(again.size, o.size);
     ASSERT_TRUE(std::equal(reply.begin(), reply.begin() + o.size, first.begin()));
   }
   // Garbage is dropped without a reply.
   std::array<std::uint8_t, 40> junk{};
-  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
-  EXPECT_EQ(verifier.check(address, junk, reply).verdict, HelloVerifier::Verdict::kDrop);
+  Reply reply{};
+  EXPECT_EQ(verifier.check(kAddress, junk, reply).verdict, HelloVerifier::Verdict::kDrop);
 }
 
 // split_hello puts the ClientHello of a one-record datagram into two records of one datagram,
@@ -652,40 +671,28 @@ std::vector<std::uint8_t> split_hello(std::span<const std::uint8_t> d, std::size
 
 // A hello fragmented over several records of one datagram is checked whole: aiortc's DTLS
 // (OpenSSL over a memory BIO) never sends it otherwise, and without this never connected to
-// a server with cookies on. Fragments out of order, or of two different messages, are not
-// hellos a stateless server can check.
+// a server with cookies on. Fragments out of order are not a hello a stateless server can
+// check.
 TEST(HelloVerifier, AHelloInFragmentsOfOneDatagramIsChecked) {
   std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
   const HelloVerifier verifier(secret);
-  auto client = client_config();
-  client->allow_unauthenticated_peer = true;
-  Endpoint e(client);
-  ASSERT_TRUE(e.start(Instant{}));
-  std::array<std::uint8_t, 1500> first{};
-  const Result<Output> out = e.poll_output(first);
-  ASSERT_TRUE(out);
-  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
-  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
-  const std::vector<std::uint8_t> split = split_hello(std::span(first).first(out->size), 100);
-  EXPECT_EQ(
-      verifier.check(address, split_hello(std::span(first).first(out->size), 100, true), reply)
-          .verdict,
-      HelloVerifier::Verdict::kDrop);
-  const HelloVerifier::Outcome o = verifier.check(address, split, reply);
+  HelloClient client;
+  const std::vector<std::uint8_t> first = client.next();
+  Reply reply{};
+  EXPECT_EQ(verifier.check(kAddress, split_hello(first, 100, true), reply).verdict,
+            HelloVerifier::Verdict::kDrop);
+  const HelloVerifier::Outcome o = verifier.check(kAddress, split_hello(first, 100), reply);
   ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
-  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> whole_reply{};
-  const HelloVerifier::Outcome whole =
-      verifier.check(address, std::span(first).first(out->size), whole_reply);
+  Reply whole_reply{};
+  const HelloVerifier::Outcome whole = verifier.check(kAddress, first, whole_reply);
   ASSERT_EQ(whole.size, o.size);
   EXPECT_TRUE(std::equal(reply.begin(), reply.begin() + o.size, whole_reply.begin()))
       << "the same hello, whole or in fragments, gets the same cookie";
-  ASSERT_TRUE(e.handle_datagram(Instant{}, std::span(reply).first(o.size)));
-  std::array<std::uint8_t, 1500> second{};
-  const Result<Output> again = e.poll_output(second);
-  ASSERT_TRUE(again && again->kind == Output::Kind::kDatagram);
-  for (const std::size_t at : {std::size_t{1}, std::size_t{64}, again->size - 26}) {
-    EXPECT_EQ(verifier.check(address, split_hello(std::span(second).first(again->size), at), reply)
-                  .verdict,
+  client.receive(std::span(reply).first(o.size));
+  const std::vector<std::uint8_t> second = client.next();
+  ASSERT_GT(second.size(), 26U);
+  for (const std::size_t at : {std::size_t{1}, std::size_t{64}, second.size() - 26}) {
+    EXPECT_EQ(verifier.check(kAddress, split_hello(second, at), reply).verdict,
               HelloVerifier::Verdict::kAccept)
         << "split at " << at;
   }
@@ -705,17 +712,12 @@ std::uint64_t record_sequence(std::span<const std::uint8_t> d) {
 // the hello it answers, which a client that keeps an epoch-0 replay window (OpenSSL) would
 // otherwise drop, then wait a whole retransmission timeout.
 TEST(Endpoint, ServerRecordsContinueFromTheHellosRecordNumber) {
-  auto client = client_config();
-  client->allow_unauthenticated_peer = true;
-  Endpoint c(client);
-  ASSERT_TRUE(c.start(Instant{}));
-  std::array<std::uint8_t, 1500> hello{};
-  const Result<Output> out = c.poll_output(hello);
-  ASSERT_TRUE(out && out->kind == Output::Kind::kDatagram);
+  std::vector<std::uint8_t> hello = HelloClient().next();
+  ASSERT_GT(hello.size(), 13U);
   hello[10] = 5;  // the second hello's record number, after a HelloVerifyRequest numbered 4
   Endpoint s(server_config(KeyType::kEcP256));
   ASSERT_TRUE(s.start(Instant{}));
-  ASSERT_TRUE(s.handle_datagram(Instant{}, std::span(hello).first(out->size)));
+  ASSERT_TRUE(s.handle_datagram(Instant{}, hello));
   std::array<std::uint8_t, 1500> flight{};
   const Result<Output> answer = s.poll_output(flight);
   ASSERT_TRUE(answer && answer->kind == Output::Kind::kDatagram);
@@ -725,31 +727,20 @@ TEST(Endpoint, ServerRecordsContinueFromTheHellosRecordNumber) {
 TEST(HelloVerifier, CookieBindsAddressAndSurvivesOneRotation) {
   std::array<std::uint8_t, HelloVerifier::kSecretSize> secret{};
   HelloVerifier verifier(secret);
-  auto client = client_config();
-  client->allow_unauthenticated_peer = true;
-  Endpoint e(client);
-  ASSERT_TRUE(e.start(Instant{}));
-  std::array<std::uint8_t, 1500> first{};
-  const Result<Output> out = e.poll_output(first);
-  ASSERT_TRUE(out);
-  const std::array<std::uint8_t, 6> address{10, 0, 0, 1, 0, 80};
-  std::array<std::uint8_t, HelloVerifier::kMaxReplySize> reply{};
-  const HelloVerifier::Outcome o =
-      verifier.check(address, std::span(first).first(out->size), reply);
+  HelloClient client;
+  Reply reply{};
+  const HelloVerifier::Outcome o = verifier.check(kAddress, client.next(), reply);
   ASSERT_EQ(o.verdict, HelloVerifier::Verdict::kReply);
-  ASSERT_TRUE(e.handle_datagram(Instant{}, std::span(reply).first(o.size)));
-  std::array<std::uint8_t, 1500> second{};
-  const Result<Output> again = e.poll_output(second);
-  ASSERT_TRUE(again && again->kind == Output::Kind::kDatagram);
-  const auto second_hello = std::span(second).first(again->size);
-  EXPECT_EQ(verifier.check(address, second_hello, reply).verdict, HelloVerifier::Verdict::kAccept);
+  client.receive(std::span(reply).first(o.size));
+  const std::vector<std::uint8_t> second_hello = client.next();
+  EXPECT_EQ(verifier.check(kAddress, second_hello, reply).verdict, HelloVerifier::Verdict::kAccept);
   const std::array<std::uint8_t, 6> other{10, 0, 0, 2, 0, 80};
   EXPECT_EQ(verifier.check(other, second_hello, reply).verdict, HelloVerifier::Verdict::kReply);
   secret.fill(7);
   verifier.rotate(secret);
-  EXPECT_EQ(verifier.check(address, second_hello, reply).verdict, HelloVerifier::Verdict::kAccept);
+  EXPECT_EQ(verifier.check(kAddress, second_hello, reply).verdict, HelloVerifier::Verdict::kAccept);
   verifier.rotate(secret);
-  EXPECT_EQ(verifier.check(address, second_hello, reply).verdict, HelloVerifier::Verdict::kReply);
+  EXPECT_EQ(verifier.check(kAddress, second_hello, reply).verdict, HelloVerifier::Verdict::kReply);
 }
 
 }  // namespace
