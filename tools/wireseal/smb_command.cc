@@ -89,6 +89,7 @@ struct SmbArgs {
   double timeout_s = 30;
   bool json = false;
   bool progress = true;
+  bool allow_insecure_guest = false;
 };
 
 std::string read_password(const SmbArgs& a) {
@@ -118,6 +119,7 @@ smb::ClientConfig client_config(const SmbArgs& a, const SmbUrl& u) {
                  : a.encrypt == "off"    ? smb::EncryptionPolicy::kOff
                                          : smb::EncryptionPolicy::kPreferred;
   c.signing = a.sign == "required" ? smb::SigningPolicy::kRequired : smb::SigningPolicy::kAuto;
+  c.allow_insecure_guest = a.allow_insecure_guest;
   if (!a.cipher.empty()) {
     const std::pair<const char*, smb::Cipher> names[] = {{"aes-128-gcm", smb::Cipher::kAes128Gcm},
                                                          {"aes-256-gcm", smb::Cipher::kAes256Gcm},
@@ -334,6 +336,22 @@ Transfer put(smb::Client& client, const smb::Tree& tree, const SmbUrl& u, const 
   return t;
 }
 
+// session_setup_failure says why connect failed: the server's NTSTATUS when it refused; for
+// a logon with a user name, kAuthFailed may be a guest answer the client would not take.
+std::string session_setup_failure(Error e, std::uint32_t refused_with, const std::string& user) {
+  if (e == Error::kPeerRefused) {
+    const char* name = smb::status_name(refused_with);
+    return fmt::format("{} (0x{:08x})", name != nullptr ? name : "NTSTATUS", refused_with);
+  }
+  if (e == Error::kAuthFailed && !user.empty()) {
+    return fmt::format(
+        "{}: the server refused the credentials, or answered with a guest session, which "
+        "nothing protects and a man in the middle can forge (--allow-insecure-guest takes it)",
+        to_string(e));
+  }
+  return describe(nullptr, e);
+}
+
 int run(const SmbArgs& a) {
   const SmbUrl u = parse_url(a.url);
   const smb::ClientConfig config = client_config(a, u);
@@ -342,12 +360,8 @@ int run(const SmbArgs& a) {
   std::uint32_t refused_with = 0;
   Result<smb::Client> connected = smb::Client::connect(stream, config, &refused_with);
   if (!connected) {
-    const char* name = smb::status_name(refused_with);
-    throw std::runtime_error(
-        connected.error() == Error::kPeerRefused
-            ? fmt::format("session setup: {} (0x{:08x})", name != nullptr ? name : "NTSTATUS",
-                          refused_with)
-            : fmt::format("session setup: {}", describe(nullptr, connected.error())));
+    throw std::runtime_error("session setup: " +
+                             session_setup_failure(connected.error(), refused_with, u.user));
   }
   smb::Client client = std::move(*connected);
   const smb::Tree tree = must(client.tree_connect(u.share), &client, "tree connect");
@@ -435,6 +449,9 @@ Run set_up_smb(CLI::App& command) {
       ->check(CLI::Range(4096, 8 << 20));
   command.add_option("--timeout", a->timeout_s, "Seconds to wait for the server (default 30)");
   command.add_flag("--json", a->json, "Print a machine-readable summary");
+  command.add_flag("--allow-insecure-guest", a->allow_insecure_guest,
+                   "Take a guest session when the server maps the user to guest: unsigned and "
+                   "unencrypted, and forgeable by a man in the middle");
   command.footer(
       "Examples:\n"
       "  WIRESEAL_SMB_PASSWORD=secret wireseal smb get smb://alice@fileserver/data/big.iso\n"
