@@ -56,7 +56,8 @@ bool take_fragment(const HandshakeFragment& f, GatheredHello& hello,
     hello.message_seq = f.message_seq;
     hello.body = storage.first(f.length);
   }
-  std::copy(f.body.begin(), f.body.end(), storage.begin() + f.fragment_offset);
+  // In bounds: the reader keeps offset + size within f.length, which fits the storage.
+  std::copy(f.body.begin(), f.body.end(), storage.subspan(f.fragment_offset).begin());
   covered = std::max<std::size_t>(covered, f.fragment_offset + f.body.size());
   return true;
 }
